@@ -1,0 +1,89 @@
+import { Role, UserStatus, updateSelfInputSchema } from '@one-api/contracts'
+import type { AppContext } from '../../app-context.ts'
+import { hashPassword } from '../../auth/password.ts'
+import { randomHex32 } from '../../auth/random.ts'
+import { SESSION_COOKIE } from '../../auth/session-cookie.ts'
+import { findUserById, findUserByUsername } from '../../db/repositories/users-repository.ts'
+import { badRequest, conflict, forbidden } from '../../http/errors.ts'
+import { currentUser, ok, type RouteDefinition } from '../../http/route.ts'
+import { parseInput } from '../../http/validate.ts'
+import { uniqueAffCode } from './create-user.ts'
+import { toUserView } from './user-view.ts'
+
+/** What any signed-in user may do to their own account. */
+export function selfRoutes(context: AppContext): RouteDefinition[] {
+  const { db } = context
+  return [
+    {
+      method: 'GET',
+      url: '/api/user/self',
+      access: 1,
+      handler: async (request) => ok(toUserView(currentUser(request))),
+    },
+    {
+      method: 'PUT',
+      url: '/api/user/self',
+      access: 1,
+      handler: async (request) => {
+        const user = currentUser(request)
+        const input = parseInput(updateSelfInputSchema, request.body)
+        const changes: { username?: string; display_name?: string; password?: string } = {}
+        if (input.username !== undefined && input.username !== user.username) {
+          const holder = await findUserByUsername(db, input.username)
+          if (holder && holder.id !== user.id) throw conflict('This username is already taken')
+          changes.username = input.username
+        }
+        if (input.display_name !== undefined) changes.display_name = input.display_name
+        if (input.password) changes.password = await hashPassword(input.password)
+        if (Object.keys(changes).length === 0) throw badRequest('Nothing to update')
+        await db.updateTable('users').set(changes).where('id', '=', user.id).execute()
+        const updated = await findUserById(db, user.id)
+        return ok(updated ? toUserView(updated) : undefined)
+      },
+    },
+    {
+      method: 'DELETE',
+      url: '/api/user/self',
+      access: 1,
+      handler: async (request, reply) => {
+        const user = currentUser(request)
+        if (user.role >= Role.root) throw forbidden('The super administrator account cannot be deleted')
+        // Soft delete as one-api: the row stays for logs and quota history; the name is freed.
+        await db
+          .updateTable('users')
+          .set({
+            status: UserStatus.deleted,
+            username: `deleted_${randomHex32().slice(0, 16)}`,
+            access_token: null,
+          })
+          .where('id', '=', user.id)
+          .execute()
+        reply.clearCookie(SESSION_COOKIE, { path: '/' })
+        return ok()
+      },
+    },
+    {
+      method: 'GET',
+      url: '/api/user/token',
+      access: 1,
+      handler: async (request) => {
+        const user = currentUser(request)
+        const accessToken = randomHex32()
+        await db.updateTable('users').set({ access_token: accessToken }).where('id', '=', user.id).execute()
+        return ok(accessToken)
+      },
+    },
+    {
+      method: 'GET',
+      url: '/api/user/aff',
+      access: 1,
+      handler: async (request) => {
+        const user = currentUser(request)
+        if (user.aff_code) return ok(user.aff_code)
+        const affCode = await uniqueAffCode(context)
+        await db.updateTable('users').set({ aff_code: affCode }).where('id', '=', user.id).execute()
+        return ok(affCode)
+      },
+    },
+  ]
+}

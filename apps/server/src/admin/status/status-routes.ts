@@ -1,0 +1,49 @@
+import type { StatusRecord } from '@one-api/contracts'
+import type { AppContext } from '../../app-context.ts'
+import { ok, type RouteDefinition } from '../../http/route.ts'
+
+/** Public information the console needs before anyone signs in. */
+export function statusRoutes(context: AppContext): RouteDefinition[] {
+  const { options } = context
+  const status = (): StatusRecord => ({
+    version: context.version,
+    start_time: context.startTime,
+    system_name: options.get('SystemName'),
+    logo: options.get('Logo'),
+    footer_html: options.get('Footer'),
+    server_address: options.get('ServerAddress') || `http://localhost:${context.config.PORT}`,
+    quota_per_unit: options.number('QuotaPerUnit'),
+    display_in_currency: options.boolean('DisplayInCurrencyEnabled'),
+    chat_link: options.get('ChatLink'),
+    top_up_link: options.get('TopUpLink'),
+    email_verification: options.boolean('EmailVerificationEnabled'),
+    github_oauth: options.boolean('GitHubOAuthEnabled'),
+    github_client_id: options.get('GitHubClientId'),
+    lark_client_id: options.get('LarkClientId'),
+    wechat_qrcode: options.get('WeChatAccountQRCodeImageURL'),
+    wechat_login: options.boolean('WeChatAuthEnabled'),
+    turnstile_check: options.boolean('TurnstileCheckEnabled'),
+    turnstile_site_key: options.get('TurnstileSiteKey'),
+    oidc: false,
+    oidc_client_id: '',
+    oidc_well_known: '',
+    oidc_authorization_endpoint: '',
+    oidc_token_endpoint: '',
+    oidc_userinfo_endpoint: '',
+    password_login_enabled: options.boolean('PasswordLoginEnabled'),
+    password_register_enabled: options.boolean('PasswordRegisterEnabled'),
+    register_enabled: options.boolean('RegisterEnabled'),
+    theme: options.get('Theme'),
+  })
+  return [
+    { method: 'GET', url: '/api/status', access: 0, handler: async () => ok(status()) },
+    { method: 'GET', url: '/api/notice', access: 0, handler: async () => ok(options.get('Notice')) },
+    { method: 'GET', url: '/api/about', access: 0, handler: async () => ok(options.get('About')) },
+    {
+      method: 'GET',
+      url: '/api/home_page_content',
+      access: 0,
+      handler: async () => ok(options.get('HomePageContent')),
+    },
+  ]
+}

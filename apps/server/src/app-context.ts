@@ -1,0 +1,24 @@
+import type { Kysely } from 'kysely'
+import type { SessionCipher } from './auth/session-cookie.ts'
+import type { Config } from './config/env.ts'
+import type { OptionsStore } from './config/options-store.ts'
+import type { Dialect } from './db/database.ts'
+import type { LogSchema, MainSchema } from './db/schema.ts'
+import type { EventBus } from './platform/event-bus.ts'
+import type { RateLimiter } from './platform/rate-limiter.ts'
+
+/** Everything a route or service needs, built once at start (see bootstrap.ts). */
+export interface AppContext {
+  config: Config
+  db: Kysely<MainSchema>
+  dialect: Dialect
+  /** The logs table's database: the main one unless LOG_SQL_DSN is set. */
+  logDb: Kysely<LogSchema>
+  logDialect: Dialect
+  options: OptionsStore
+  bus: EventBus
+  rateLimiter: RateLimiter
+  sessions: SessionCipher
+  version: string
+  startTime: number
+}

@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto'
+import fastifyCookie from '@fastify/cookie'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { managementRoutes } from './admin/route-table.ts'
+import type { AppContext } from './app-context.ts'
+import { authenticate } from './auth/authenticate.ts'
+import { installErrorHandler } from './http/error-handler.ts'
+import { installRateLimits } from './http/rate-limit.ts'
+import { registerRoutes } from './http/route.ts'
+import { installWebConsole } from './web/static.ts'
+
+export const REQUEST_ID_HEADER = 'X-Oneapi-Request-Id'
+const MANAGEMENT_BODY_LIMIT = 1024 * 1024
+
+/** Request ids as one-api makes them: a timestamp and 8 random characters. */
+function generateRequestId(): string {
+  const now = new Date()
+  const stamp = now.toISOString().replace(/\D/g, '').slice(0, 17)
+  return stamp + randomBytes(4).toString('hex')
+}
+
+export interface BuildAppOptions {
+  logger?: FastifyServerOptions['logger']
+}
+
+/** Builds the whole HTTP application without listening (tests inject or listen on port 0). */
+export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    genReqId: generateRequestId,
+    requestIdHeader: false,
+    bodyLimit: MANAGEMENT_BODY_LIMIT,
+    trustProxy: context.config.TRUST_PROXY,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  })
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id)
+  })
+  await app.register(fastifyCookie)
+  installErrorHandler(app)
+  installRateLimits(app, context)
+  app.addHook('preHandler', async (request, reply) => {
+    const access = request.routeOptions.config?.access
+    if (access) await authenticate(context, request, reply, access)
+  })
+  registerRoutes(app, managementRoutes(context))
+  await installWebConsole(app, context.config.WEB_DIST_PATH)
+  return app
+}

@@ -1,0 +1,57 @@
+import { ROOT_INITIAL_QUOTA, Role } from '@one-api/contracts'
+import type { FastifyBaseLogger } from 'fastify'
+import { createUser } from './admin/account/create-user.ts'
+import type { AppContext } from './app-context.ts'
+import { generatePassword, randomHex32 } from './auth/random.ts'
+import { countUsers } from './db/repositories/users-repository.ts'
+
+/**
+ * First start: create `root` (role 100). Its password is INITIAL_ROOT_PASSWORD or a random one
+ * printed once; INITIAL_ROOT_ACCESS_TOKEN and INITIAL_ROOT_TOKEN behave as in one-api (§4.8).
+ */
+export async function ensureRootUser(context: AppContext, logger: FastifyBaseLogger): Promise<void> {
+  const { db, config } = context
+  if ((await countUsers(db)) > 0) return
+  const password = config.INITIAL_ROOT_PASSWORD ?? generatePassword()
+  let id: number
+  try {
+    id = await createUser(context, { username: 'root', password, displayName: 'Root User', role: Role.root })
+  } catch (error) {
+    // Another node starting at the same moment created it first.
+    if ((await countUsers(db)) > 0) return
+    throw error
+  }
+  await db
+    .updateTable('users')
+    .set({ quota: ROOT_INITIAL_QUOTA, access_token: config.INITIAL_ROOT_ACCESS_TOKEN ?? randomHex32() })
+    .where('id', '=', id)
+    .execute()
+  if (config.INITIAL_ROOT_TOKEN) {
+    const now = Math.floor(Date.now() / 1000)
+    await db
+      .insertInto('tokens')
+      .values({
+        user_id: id,
+        key: config.INITIAL_ROOT_TOKEN.replace(/^sk-/, ''),
+        status: 1,
+        name: 'Initial Root Token',
+        created_time: now,
+        accessed_time: now,
+        expired_time: -1,
+        remain_quota: 0,
+        unlimited_quota: true,
+        used_quota: 0,
+        models: '',
+        subnet: '',
+      })
+      .execute()
+  }
+  if (config.INITIAL_ROOT_PASSWORD) {
+    logger.info('created the root user with the password from INITIAL_ROOT_PASSWORD')
+  } else {
+    // Printed once, on the first start only: the operator must change it after signing in.
+    logger.warn(
+      `created the root user: username "root", password "${password}" (shown only once; change it after signing in)`,
+    )
+  }
+}

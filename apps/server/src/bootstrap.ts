@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Redis } from 'ioredis'
+import type { Kysely } from 'kysely'
+import type { AppContext } from './app-context.ts'
+import { SessionCipher } from './auth/session-cookie.ts'
+import { ensureRootUser } from './bootstrap-root.ts'
+import type { Config } from './config/env.ts'
+import { OptionsStore } from './config/options-store.ts'
+import { type DatabaseHandle, openDatabase } from './db/database.ts'
+import { describeTarget, parseDatabaseTarget } from './db/dsn.ts'
+import { migrateLogs, migrateMain } from './db/migrations/migrate.ts'
+import type { LogSchema, MainSchema } from './db/schema.ts'
+import { type EventBus, MemoryEventBus, RedisEventBus } from './platform/event-bus.ts'
+import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './platform/rate-limiter.ts'
+import { connectRedis } from './platform/redis.ts'
+import { VERSION } from './version.ts'
+
+export interface Runtime {
+  context: AppContext
+  redis?: Redis
+  close(): Promise<void>
+}
+
+/** Opens the databases, runs migrations, connects Redis and loads options. */
+export async function createRuntime(config: Config, logger: FastifyBaseLogger): Promise<Runtime> {
+  const databaseOptions = {
+    poolSize: config.SQL_MAX_OPEN_CONNS,
+    busyTimeoutMs: config.SQLITE_BUSY_TIMEOUT,
+    maxLifetimeSeconds: config.SQL_MAX_LIFETIME,
+  }
+  const mainTarget = parseDatabaseTarget(config.SQL_DSN, config.SQLITE_PATH)
+  const main: DatabaseHandle<MainSchema> = openDatabase(mainTarget, databaseOptions)
+  let logs: DatabaseHandle<LogSchema> = main as unknown as DatabaseHandle<LogSchema>
+  if (config.LOG_SQL_DSN) {
+    const logTarget = parseDatabaseTarget(config.LOG_SQL_DSN, config.SQLITE_PATH)
+    logs = openDatabase(logTarget, databaseOptions)
+    logger.info(`logs database: ${describeTarget(logTarget)}`)
+  }
+  logger.info(`database: ${describeTarget(mainTarget)}`)
+  if (config.NODE_TYPE === 'master') {
+    const applied = [
+      ...(await migrateMain(main.db as Kysely<unknown>, main.dialect)),
+      ...(await migrateLogs(logs.db as Kysely<unknown>, logs.dialect)),
+    ]
+    if (applied.length > 0) logger.info(`migrations applied: ${applied.join(', ')}`)
+  }
+
+  let redis: Redis | undefined
+  let bus: EventBus = new MemoryEventBus()
+  let rateLimiter: RateLimiter = new MemoryRateLimiter()
+  if (config.REDIS_CONN_STRING) {
+    redis = await connectRedis(config.REDIS_CONN_STRING, config.REDIS_PASSWORD)
+    bus = await RedisEventBus.create(redis)
+    await rateLimiter.close()
+    rateLimiter = new RedisRateLimiter(redis)
+    logger.info('Redis enabled: rate limits and change notifications are shared by every node')
+  }
+
+  if (config.sessionSecretGenerated) {
+    logger.warn(
+      'SESSION_SECRET is not set: sessions end when the server restarts and are not shared between nodes',
+    )
+  }
+  const options = new OptionsStore(main.db, main.dialect, bus)
+  await options.load()
+  const context: AppContext = {
+    config,
+    db: main.db,
+    dialect: main.dialect,
+    logDb: logs.db,
+    logDialect: logs.dialect,
+    options,
+    bus,
+    rateLimiter,
+    sessions: new SessionCipher(config.SESSION_SECRET ?? randomBytes(32).toString('hex')),
+    version: VERSION,
+    startTime: Math.floor(Date.now() / 1000),
+  }
+  if (config.NODE_TYPE === 'master') await ensureRootUser(context, logger)
+
+  return {
+    context,
+    redis,
+    async close() {
+      await bus.close()
+      await rateLimiter.close()
+      redis?.disconnect()
+      if (logs !== (main as unknown)) await logs.close()
+      await main.close()
+    },
+  }
+}

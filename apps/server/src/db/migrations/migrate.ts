@@ -1,0 +1,44 @@
+import { type Kysely, type Migration, Migrator } from 'kysely'
+import type { Dialect } from '../database.ts'
+import { ensureTables } from './ensure-tables.ts'
+import { logTables, mainTables } from './table-definitions.ts'
+
+/**
+ * Ordered migrations. Kysely's migrator takes a database-level lock, so several nodes starting at
+ * once run each migration exactly once. Add a new entry for every later schema change.
+ */
+function mainMigrations(dialect: Dialect): Record<string, Migration> {
+  return {
+    '0001-one-api-base-schema': { up: (db) => ensureTables(db, dialect, mainTables) },
+  }
+}
+
+function logMigrations(dialect: Dialect): Record<string, Migration> {
+  return {
+    '0001-one-api-logs': { up: (db) => ensureTables(db, dialect, logTables) },
+  }
+}
+
+async function run(
+  db: Kysely<unknown>,
+  migrations: Record<string, Migration>,
+  table: string,
+): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: table,
+    migrationLockTableName: `${table}_lock`,
+  })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) throw error
+  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName)
+}
+
+export function migrateMain(db: Kysely<unknown>, dialect: Dialect): Promise<string[]> {
+  return run(db, mainMigrations(dialect), 'oneapi_migrations')
+}
+
+export function migrateLogs(db: Kysely<unknown>, dialect: Dialect): Promise<string[]> {
+  return run(db, logMigrations(dialect), 'oneapi_log_migrations')
+}

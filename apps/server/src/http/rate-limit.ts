@@ -1,0 +1,48 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { AppContext } from '../app-context.ts'
+
+const API_WINDOW_SECONDS = 180
+const WEB_WINDOW_SECONDS = 180
+const CRITICAL_WINDOW_SECONDS = 1200
+export const RATE_LIMIT_MESSAGE = 'Too many requests, please try again later'
+
+/**
+ * Per-IP limits of one-api (reference §5.4): the management API and dashboard, the web console,
+ * and a stricter limit on sign-in, registration and verification. The relay (/v1) is not limited
+ * here. Memory or Redis backed, so the count is shared by every node when Redis is configured.
+ */
+export function installRateLimits(app: FastifyInstance, context: AppContext): void {
+  const { config, rateLimiter } = context
+  if (config.DEBUG) return
+  app.addHook('onRequest', async (request, reply) => {
+    const kind = classify(request)
+    if (kind === 'none') return
+    const checks: Array<[string, number, number]> = []
+    if (kind === 'api') checks.push([`GA${request.ip}`, config.GLOBAL_API_RATE_LIMIT, API_WINDOW_SECONDS])
+    if (kind === 'web') checks.push([`GW${request.ip}`, config.GLOBAL_WEB_RATE_LIMIT, WEB_WINDOW_SECONDS])
+    if (request.routeOptions.config?.rateLimit === 'critical') {
+      checks.push([`CT${request.ip}`, config.CRITICAL_RATE_LIMIT, CRITICAL_WINDOW_SECONDS])
+    }
+    for (const [key, limit, window] of checks) {
+      if (limit === 0) continue
+      if (!(await rateLimiter.allow(key, limit, window))) {
+        reply.header('Retry-After', String(window))
+        return reply.status(429).send({ success: false, message: RATE_LIMIT_MESSAGE })
+      }
+    }
+  })
+}
+
+function classify(request: FastifyRequest): 'api' | 'web' | 'none' {
+  const path = request.url
+  if (
+    path.startsWith('/api/') ||
+    path === '/api' ||
+    path.startsWith('/dashboard/') ||
+    path.startsWith('/v1/dashboard/')
+  ) {
+    return 'api'
+  }
+  if (path.startsWith('/v1/') || path === '/metrics') return 'none'
+  return 'web'
+}

@@ -1,0 +1,57 @@
+import { config as loadDotenv } from 'dotenv'
+import pino from 'pino'
+import { buildApp } from './app.ts'
+import { createRuntime } from './bootstrap.ts'
+import { ConfigError, loadConfig } from './config/env.ts'
+import { DsnError } from './db/dsn.ts'
+
+loadDotenv({ quiet: true })
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>
+  try {
+    config = loadConfig()
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message)
+      process.exit(1)
+    }
+    throw error
+  }
+  const logger = pino({ level: config.LOG_LEVEL })
+  let runtime: Awaited<ReturnType<typeof createRuntime>>
+  try {
+    runtime = await createRuntime(config, logger)
+  } catch (error) {
+    if (error instanceof DsnError) logger.fatal(error.message)
+    else logger.fatal({ err: error }, 'start-up failed')
+    process.exit(1)
+  }
+  const app = await buildApp(runtime.context, { logger: { level: config.LOG_LEVEL } })
+  const address = await app.listen({ port: config.PORT, host: config.HOST })
+  logger.info(`One API ${runtime.context.version} listening on ${address}`)
+
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info(`${signal} received: finishing in-flight requests (up to ${config.SHUTDOWN_TIMEOUT}s)`)
+    const deadline = setTimeout(() => {
+      logger.warn('shutdown deadline reached: closing remaining connections')
+      app.server.closeAllConnections()
+    }, config.SHUTDOWN_TIMEOUT * 1000)
+    deadline.unref()
+    try {
+      await app.close()
+      await runtime.close()
+    } finally {
+      clearTimeout(deadline)
+      logger.info('stopped')
+      process.exit(0)
+    }
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+}
+
+void main()

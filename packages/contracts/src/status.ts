@@ -1,0 +1,31 @@
+/** `GET /api/status` data: spec §3 "Status record" plus one-api's extra fields (reference §5.5). */
+export interface StatusRecord {
+  version: string
+  start_time: number
+  system_name: string
+  logo: string
+  footer_html: string
+  server_address: string
+  quota_per_unit: number
+  display_in_currency: boolean
+  chat_link: string
+  top_up_link: string
+  email_verification: boolean
+  github_oauth: boolean
+  github_client_id: string
+  lark_client_id: string
+  wechat_qrcode: string
+  wechat_login: boolean
+  turnstile_check: boolean
+  turnstile_site_key: string
+  oidc: boolean
+  oidc_client_id: string
+  oidc_well_known: string
+  oidc_authorization_endpoint: string
+  oidc_token_endpoint: string
+  oidc_userinfo_endpoint: string
+  password_login_enabled: boolean
+  password_register_enabled: boolean
+  register_enabled: boolean
+  theme: string
+}

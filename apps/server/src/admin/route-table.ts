@@ -2,8 +2,14 @@ import type { AppContext } from '../app-context.ts'
 import type { RouteDefinition } from '../http/route.ts'
 import { accountRoutes } from './account/account-routes.ts'
 import { selfRoutes } from './account/self-routes.ts'
+import { channelRoutes } from './channels/channel-routes.ts'
+import { logRoutes } from './logs/log-routes.ts'
 import { optionRoutes } from './options/option-routes.ts'
+import { redemptionRoutes } from './redemptions/redemption-routes.ts'
 import { statusRoutes } from './status/status-routes.ts'
+import { tokenRoutes } from './tokens/token-routes.ts'
+import { topupRoutes } from './topup/topup-routes.ts'
+import { userRoutes } from './users/user-routes.ts'
 
 /**
  * Every management route with its minimum role. The server registers exactly this list and the
@@ -15,5 +21,11 @@ export function managementRoutes(context: AppContext): RouteDefinition[] {
     ...accountRoutes(context),
     ...selfRoutes(context),
     ...optionRoutes(context),
+    ...userRoutes(context),
+    ...tokenRoutes(context),
+    ...channelRoutes(context),
+    ...redemptionRoutes(context),
+    ...topupRoutes(context),
+    ...logRoutes(context),
   ]
 }

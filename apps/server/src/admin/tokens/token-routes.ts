@@ -1,0 +1,6 @@
+import type { AppContext } from '../../app-context.ts'
+import type { RouteDefinition } from '../../http/route.ts'
+
+export function tokenRoutes(_context: AppContext): RouteDefinition[] {
+  return []
+}

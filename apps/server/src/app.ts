@@ -37,6 +37,13 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id)
   })
+  // Every management route must declare its minimum role (see admin/route-table.ts).
+  app.addHook('onRoute', (route) => {
+    const path = route.url ?? route.path
+    if (path.startsWith('/api/') && route.config?.access === undefined) {
+      throw new Error(`management route ${route.method} ${path} has no access level`)
+    }
+  })
   await app.register(fastifyCookie)
   installErrorHandler(app)
   installRateLimits(app, context)

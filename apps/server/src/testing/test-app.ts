@@ -17,19 +17,35 @@ export interface TestApp {
   context: AppContext
   baseUrl: string
   dialect: TestDialect
+  /** The environment that points at this app's database, for a second node sharing it. */
+  databaseEnv: Record<string, string>
   close(): Promise<void>
+}
+
+export interface StartOptions {
+  /** Run as another node on the database of an app already started (it owns the database). */
+  shareDatabaseWith?: TestApp
 }
 
 /**
  * A real server on 127.0.0.1 with its own fresh database, for tests that talk HTTP to it.
  * `env` overrides environment variables (rate limits are off unless a test sets them).
  */
-export async function startTestApp(dialect: TestDialect, env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  dialect: TestDialect,
+  env: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<TestApp> {
   const directory = mkdtempSync(join(tmpdir(), 'one-api-test-'))
-  const scratch = await createScratchDatabase(dialect, directory)
+  const owner = options.shareDatabaseWith
+  const scratch = owner ? undefined : await createScratchDatabase(dialect, directory)
+  const databaseEnv: Record<string, string> = owner
+    ? owner.databaseEnv
+    : scratch?.dsn
+      ? { SQL_DSN: scratch.dsn }
+      : { SQLITE_PATH: scratch?.sqlitePath ?? '' }
   const config = loadConfig({
-    SQLITE_PATH: scratch.sqlitePath,
-    SQL_DSN: scratch.dsn,
+    ...databaseEnv,
     INITIAL_ROOT_PASSWORD: ROOT_PASSWORD,
     INITIAL_ROOT_ACCESS_TOKEN: ROOT_ACCESS_TOKEN,
     SESSION_SECRET: 'test-session-secret',
@@ -48,10 +64,11 @@ export async function startTestApp(dialect: TestDialect, env: Record<string, str
     context: runtime.context,
     baseUrl: address,
     dialect,
+    databaseEnv,
     async close() {
       await app.close()
       await runtime.close()
-      await scratch.drop()
+      await scratch?.drop()
       rmSync(directory, { recursive: true, force: true })
     },
   }

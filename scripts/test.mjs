@@ -1,0 +1,59 @@
+// `npm test`: every Vitest suite, then the browser end-to-end test, with one closing count line.
+// Database and Redis suites run when TEST_POSTGRES_URL / TEST_MYSQL_URL / TEST_REDIS_URL are set
+// (.ci/run sets them); otherwise they are skipped and say so.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ensureWebBuilt } from './web-build.mjs'
+
+const root = new URL('..', import.meta.url).pathname
+const services = [
+  ['TEST_POSTGRES_URL', 'PostgreSQL'],
+  ['TEST_MYSQL_URL', 'MySQL'],
+  ['TEST_REDIS_URL', 'Redis'],
+]
+for (const [variable, name] of services) {
+  if (process.env[variable]) console.log(`${name} suites: ON (${variable} is set)`)
+  else console.log(`${name} suites: SKIPPED — set ${variable} to run them (see README, Testing)`)
+}
+
+const report = join(mkdtempSync(join(tmpdir(), 'one-api-vitest-')), 'report.json')
+const vitest = spawnSync(
+  join(root, 'node_modules/.bin/vitest'),
+  ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  { cwd: root, stdio: 'inherit' },
+)
+let passed = 0
+let failed = vitest.status === 0 ? 0 : 1
+if (existsSync(report)) {
+  const results = JSON.parse(readFileSync(report, 'utf8'))
+  passed = results.numPassedTests
+  failed =
+    results.numFailedTests +
+    (results.numFailedTestSuites ?? 0) +
+    (vitest.status !== 0 && results.numFailedTests === 0 ? 1 : 0)
+}
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+if (process.argv.length > 2) {
+  console.log('End-to-end browser test: not run (a test filter was given)')
+} else if (existsSync(chromium) && existsSync(join(root, 'e2e/run.mjs'))) {
+  ensureWebBuilt()
+  const e2e = spawnSync(process.execPath, [join(root, 'e2e/run.mjs')], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const output = e2e.stdout.toString()
+  process.stdout.write(output)
+  const counts = /(\d+) passed, (\d+) failed/.exec(output)
+  if (counts) {
+    passed += Number(counts[1])
+    failed += Number(counts[2])
+  }
+  if (e2e.status !== 0 && (!counts || Number(counts[2]) === 0)) failed += 1
+} else {
+  console.log(`End-to-end browser test: SKIPPED — no Chromium at ${chromium} (apt-get install chromium)`)
+}
+console.log(`\n${passed} passed, ${failed} failed`)
+process.exit(failed > 0 ? 1 : 0)

@@ -6,6 +6,8 @@ import type { Dialect } from './db/database.ts'
 import type { LogSchema, MainSchema } from './db/schema.ts'
 import type { EventBus } from './platform/event-bus.ts'
 import type { RateLimiter } from './platform/rate-limiter.ts'
+import type { RelayServices } from './relay/relay-services.ts'
+import type { ChannelHealth } from './relay/health/channel-health.ts'
 
 /** Everything a route or service needs, built once at start (see bootstrap.ts). */
 export interface AppContext {
@@ -21,4 +23,7 @@ export interface AppContext {
   sessions: SessionCipher
   version: string
   startTime: number
+  relay: RelayServices
+  /** Failure accounting that auto-disables channels (absent in unit setups). */
+  channelHealth?: ChannelHealth
 }

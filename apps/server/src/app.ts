@@ -7,6 +7,7 @@ import { authenticate } from './auth/authenticate.ts'
 import { installErrorHandler } from './http/error-handler.ts'
 import { installRateLimits } from './http/rate-limit.ts'
 import { registerRoutes } from './http/route.ts'
+import { registerRelayRoutes } from './relay/relay-routes.ts'
 import { installWebConsole } from './web/static.ts'
 
 export const REQUEST_ID_HEADER = 'X-Oneapi-Request-Id'
@@ -52,6 +53,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     if (access) await authenticate(context, request, reply, access)
   })
   registerRoutes(app, managementRoutes(context))
+  await registerRelayRoutes(app, context, context.relay)
   await installWebConsole(app, context.config.WEB_DIST_PATH)
   return app
 }

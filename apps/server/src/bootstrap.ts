@@ -14,6 +14,7 @@ import type { LogSchema, MainSchema } from './db/schema.ts'
 import { type EventBus, MemoryEventBus, RedisEventBus } from './platform/event-bus.ts'
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './platform/rate-limiter.ts'
 import { connectRedis } from './platform/redis.ts'
+import { createRelayServices } from './relay/relay-services.ts'
 import { VERSION } from './version.ts'
 
 export interface Runtime {
@@ -64,6 +65,7 @@ export async function createRuntime(config: Config, logger: FastifyBaseLogger): 
   }
   const options = new OptionsStore(main.db, main.dialect, bus)
   await options.load()
+  const relay = await createRelayServices(config, main.db, logs.db, bus, logger)
   const context: AppContext = {
     config,
     db: main.db,
@@ -76,6 +78,7 @@ export async function createRuntime(config: Config, logger: FastifyBaseLogger): 
     sessions: new SessionCipher(config.SESSION_SECRET ?? randomBytes(32).toString('hex')),
     version: VERSION,
     startTime: Math.floor(Date.now() / 1000),
+    relay,
   }
   if (config.NODE_TYPE === 'master') await ensureRootUser(context, logger)
 
@@ -83,6 +86,7 @@ export async function createRuntime(config: Config, logger: FastifyBaseLogger): 
     context,
     redis,
     async close() {
+      await relay.close()
       await bus.close()
       await rateLimiter.close()
       redis?.disconnect()

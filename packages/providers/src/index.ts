@@ -1,1 +1,16 @@
-export {}
+export * from './adaptor.ts'
+export { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
+export { getAdaptor, supportedChannelTypes } from './registry.ts'
+export { relayModeFromPath } from './relay-mode.ts'
+export { createOpenAiStreamTransformer, type OpenAiStreamOptions } from './shared/openai-stream.ts'
+export { type SseEvent, SseParser } from './shared/sse.ts'
+export {
+  type ErrorFields,
+  extractErrorFields,
+  localError,
+  mapUpstreamError,
+  shouldDisableChannel,
+  toOpenAiErrorBody,
+  transportError,
+} from './shared/upstream-error.ts'
+export { hasTokens, normaliseUsage, type Usage } from './shared/usage.ts'

@@ -1,6 +1,156 @@
+import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS } from '@one-api/contracts'
+import {
+  CHANNEL_FORM_FIELDS,
+  channelCreateInputSchema,
+  channelUpdateInputSchema,
+} from '@one-api/contracts/channel'
+import { builtInModelCatalogue, defaultModelsByChannelType } from '@one-api/contracts/model-catalogue'
+import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
-import type { RouteDefinition } from '../../http/route.ts'
+import {
+  type ChannelPatch,
+  findChannelById,
+  findPublicChannelById,
+  listChannels,
+  searchChannels,
+} from '../../db/repositories/channels-repository.ts'
+import { badRequest, notFound } from '../../http/errors.ts'
+import { ok, type RouteDefinition } from '../../http/route.ts'
+import { parseInput } from '../../http/validate.ts'
+import { prepareCreate, prepareFullUpdate } from './channel-input.ts'
+import {
+  createChannels,
+  deleteChannelById,
+  deleteDisabledChannels,
+  updateChannelById,
+} from './channel-service.ts'
+import { toChannelView } from './channel-view.ts'
 
-export function channelRoutes(_context: AppContext): RouteDefinition[] {
-  return []
+type Query = Record<string, string | undefined>
+
+/** Zero-based page from `?p=`; anything unparsable is the first page, as in one-api. */
+function pageOf(request: FastifyRequest): number {
+  const page = Number.parseInt((request.query as Query).p ?? '', 10)
+  return Number.isSafeInteger(page) && page > 0 ? page : 0
+}
+
+function channelIdOf(request: FastifyRequest): number {
+  const raw = (request.params as Record<string, string>).id
+  const id = /^\d{1,9}$/.test(raw) ? Number(raw) : 0
+  if (id <= 0) throw badRequest('invalid channel id')
+  return id
+}
+
+function isFormUpdate(body: unknown): boolean {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    CHANNEL_FORM_FIELDS.some((field) => Object.hasOwn(body, field))
+  )
+}
+
+/** Both spellings, with and without the trailing slash one-api's console uses. */
+function withSlashes(route: RouteDefinition): RouteDefinition[] {
+  const other = route.url.endsWith('/') ? route.url.slice(0, -1) : `${route.url}/`
+  return [route, { ...route, url: other }]
+}
+
+/** Channel management (spec §7 Channels, reference §4.3–4.4). Every route is admin-only. */
+export function channelRoutes(context: AppContext): RouteDefinition[] {
+  const { db } = context
+  const readView = async (id: number) => {
+    const channel = await findPublicChannelById(db, id)
+    if (!channel) throw notFound('channel not found')
+    return toChannelView(channel)
+  }
+  return [
+    ...withSlashes({
+      method: 'GET',
+      url: '/api/channel/',
+      access: 10,
+      handler: async (request) => {
+        const rows = await listChannels(db, pageOf(request) * ITEMS_PER_PAGE, ITEMS_PER_PAGE)
+        return ok(rows.map(toChannelView))
+      },
+    }),
+    {
+      method: 'GET',
+      url: '/api/channel/search',
+      access: 10,
+      handler: async (request) => {
+        const keyword = ((request.query as Query).keyword ?? '').trim()
+        const rows = await searchChannels(db, keyword, MAX_RECENT_ITEMS)
+        return ok(rows.map(toChannelView))
+      },
+    },
+    {
+      method: 'GET',
+      url: '/api/channel/models',
+      access: 10,
+      handler: async () => ok(builtInModelCatalogue()),
+    },
+    {
+      // The console caches this map of channel type -> default models (spec §7).
+      method: 'GET',
+      url: '/api/models',
+      access: 1,
+      handler: async () => ok(defaultModelsByChannelType()),
+    },
+    ...withSlashes({
+      method: 'GET',
+      url: '/api/channel/:id',
+      access: 10,
+      handler: async (request) => ok(await readView(channelIdOf(request))),
+    }),
+    ...withSlashes({
+      method: 'POST',
+      url: '/api/channel/',
+      access: 10,
+      handler: async (request) => {
+        const input = parseInput(channelCreateInputSchema, request.body)
+        const rows = prepareCreate(input, Math.floor(Date.now() / 1000))
+        const ids = await createChannels(context, rows)
+        return ok(ids.length)
+      },
+    }),
+    ...withSlashes({
+      method: 'PUT',
+      url: '/api/channel/',
+      access: 10,
+      handler: async (request) => {
+        const input = parseInput(channelUpdateInputSchema, request.body)
+        let patch: ChannelPatch
+        if (isFormUpdate(request.body)) {
+          const existing = await findChannelById(db, input.id)
+          if (!existing) throw notFound('channel not found')
+          patch = prepareFullUpdate(existing, input)
+        } else {
+          patch = {}
+          if (input.status !== undefined) patch.status = input.status
+          if (input.priority !== undefined) patch.priority = input.priority
+          if (input.weight !== undefined) patch.weight = input.weight
+          if (Object.keys(patch).length === 0) {
+            throw badRequest('nothing to update: send status, priority, weight or the channel form fields')
+          }
+        }
+        await updateChannelById(context, input.id, patch)
+        return ok(await readView(input.id))
+      },
+    }),
+    ...withSlashes({
+      method: 'DELETE',
+      url: '/api/channel/disabled',
+      access: 10,
+      handler: async () => ok(await deleteDisabledChannels(context)),
+    }),
+    ...withSlashes({
+      method: 'DELETE',
+      url: '/api/channel/:id',
+      access: 10,
+      handler: async (request) => {
+        await deleteChannelById(context, channelIdOf(request))
+        return ok()
+      },
+    }),
+  ]
 }

@@ -1,0 +1,91 @@
+import { ChannelStatus } from '@one-api/contracts'
+import type { AppContext } from '../../app-context.ts'
+import { deleteAbilitiesOfChannels, rebuildAbilities } from '../../db/repositories/abilities-repository.ts'
+import {
+  type ChannelPatch,
+  deleteChannelsByIds,
+  findChannelById,
+  findChannelIdsByStatus,
+  insertChannel,
+  type NewChannel,
+  updateChannel,
+} from '../../db/repositories/channels-repository.ts'
+import { notFound } from '../../http/errors.ts'
+
+/**
+ * Channel writes. Each one changes the channel and rebuilds its abilities (the routing index) in
+ * one transaction, so routing never sees a channel without its abilities; then it tells every node
+ * (the relay's routing cache listens to 'channel-changed'). Inside a transaction only `trx` is used:
+ * SQLite has a single connection, which the transaction holds.
+ */
+export const CHANNEL_CHANGED = 'channel-changed'
+
+/** Bounded `IN (...)` lists, well below every database's parameter limit. */
+const ID_CHUNK_SIZE = 500
+
+async function announce(context: AppContext, ids: readonly number[]): Promise<void> {
+  for (const id of ids) await context.bus.publish(CHANNEL_CHANGED, String(id))
+}
+
+export async function createChannels(context: AppContext, rows: readonly NewChannel[]): Promise<number[]> {
+  const ids = await context.db.transaction().execute(async (trx) => {
+    const created: number[] = []
+    for (const row of rows) {
+      const id = await insertChannel(trx, context.dialect, row)
+      await rebuildAbilities(trx, {
+        id,
+        group: row.group ?? '',
+        models: row.models ?? '',
+        status: row.status ?? ChannelStatus.enabled,
+        priority: row.priority ?? 0,
+      })
+      created.push(id)
+    }
+    return created
+  })
+  await announce(context, ids)
+  return ids
+}
+
+/** Applies a patch (full or status/priority/weight) and rebuilds the abilities from the result. */
+export async function updateChannelById(context: AppContext, id: number, patch: ChannelPatch): Promise<void> {
+  await context.db.transaction().execute(async (trx) => {
+    if (Object.keys(patch).length > 0) await updateChannel(trx, id, patch)
+    const channel = await findChannelById(trx, id)
+    if (!channel) throw notFound('channel not found')
+    await rebuildAbilities(trx, channel)
+  })
+  await announce(context, [id])
+}
+
+/** Status changes from elsewhere (channel tests, automatic disabling and enabling). */
+export function setChannelStatus(context: AppContext, id: number, status: number): Promise<void> {
+  return updateChannelById(context, id, { status })
+}
+
+export async function deleteChannelById(context: AppContext, id: number): Promise<void> {
+  const deleted = await context.db.transaction().execute(async (trx) => {
+    await deleteAbilitiesOfChannels(trx, [id])
+    return deleteChannelsByIds(trx, [id])
+  })
+  if (deleted === 0) throw notFound('channel not found')
+  await announce(context, [id])
+}
+
+/** Deletes every manually or automatically disabled channel with its abilities; returns how many. */
+export async function deleteDisabledChannels(context: AppContext): Promise<number> {
+  const ids = await context.db.transaction().execute(async (trx) => {
+    const disabled = await findChannelIdsByStatus(trx, [
+      ChannelStatus.manuallyDisabled,
+      ChannelStatus.autoDisabled,
+    ])
+    for (let start = 0; start < disabled.length; start += ID_CHUNK_SIZE) {
+      const chunk = disabled.slice(start, start + ID_CHUNK_SIZE)
+      await deleteAbilitiesOfChannels(trx, chunk)
+      await deleteChannelsByIds(trx, chunk)
+    }
+    return disabled
+  })
+  await announce(context, ids)
+  return ids.length
+}

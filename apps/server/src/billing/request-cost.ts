@@ -1,0 +1,106 @@
+import type { RelayMode, Usage } from '@one-api/providers'
+import { computeImageQuota, computeReservation, computeSpeechQuota, computeTextQuota, computeTranscriptionQuota } from './pricing/quota.ts'
+import type { ResolvedPricing } from './pricing/resolve-pricing.ts'
+import { type ChatPromptMessage, countChatPromptTokens } from './token-counting/chat-tokens.ts'
+import { countCompletionPromptTokens, countInputTokens, countTextTokens } from './token-counting/count-tokens.ts'
+
+/**
+ * Turns a relay request into quota: the local prompt estimate, the reservation held while the
+ * request is in flight, and the final charge from the usage the upstream reported (or a local
+ * count of the generated text when it reported none).
+ */
+export interface CostInput {
+  mode: RelayMode
+  /** The model billed: after the channel's model mapping. */
+  model: string
+  json: Record<string, unknown> | undefined
+  pricing: ResolvedPricing
+  maxTokens?: number
+  approximate: boolean
+}
+
+export interface Charge {
+  quota: number
+  promptTokens: number
+  completionTokens: number
+  /** True when the upstream gave no usage and the tokens were counted here. */
+  estimated: boolean
+}
+
+export function estimatePromptTokens(input: CostInput): number {
+  const { mode, json, model } = input
+  const options = { approximate: input.approximate }
+  if (!json) return 0
+  if (mode === 'chat') return countChatPromptTokens(json.messages as ChatPromptMessage[], model, json.tools ?? json.functions)
+  if (mode === 'completions') return countCompletionPromptTokens(json.prompt, model, options)
+  if (mode === 'embeddings' || mode === 'moderations') return countInputTokens(json.input, model, options)
+  return 0
+}
+
+export function reservationFor(input: CostInput, promptTokens: number, preConsumedQuota: number): number {
+  const { modelRatio, groupRatio, completionRatio } = input.pricing
+  if (input.mode === 'images') return imageQuota(input)
+  if (input.mode === 'audio-speech') {
+    return computeSpeechQuota({ input: String(input.json?.input ?? ''), modelRatio, groupRatio })
+  }
+  return computeReservation({ preConsumedQuota, promptTokens, maxTokens: input.maxTokens, modelRatio, completionRatio, groupRatio })
+}
+
+/** The final charge of a successful request. */
+export function chargeFor(
+  input: CostInput,
+  promptEstimate: number,
+  usage: Usage | undefined,
+  completionText?: string,
+  completionTextLength = completionText?.length ?? 0,
+): Charge {
+  const { modelRatio, groupRatio, completionRatio } = input.pricing
+  if (input.mode === 'images') return { quota: imageQuota(input), promptTokens: 0, completionTokens: 0, estimated: false }
+  if (input.mode === 'audio-speech') {
+    const quota = computeSpeechQuota({ input: String(input.json?.input ?? ''), modelRatio, groupRatio })
+    return { quota, promptTokens: 0, completionTokens: 0, estimated: false }
+  }
+  if (input.mode === 'audio-transcription' || input.mode === 'audio-translation') {
+    const textTokens = usage?.totalTokens || countTextTokens(completionText ?? '', input.model)
+    return {
+      quota: computeTranscriptionQuota({ textTokens, modelRatio, groupRatio }),
+      promptTokens: textTokens,
+      completionTokens: 0,
+      estimated: !usage,
+    }
+  }
+  const hasUsage = usage !== undefined && usage.promptTokens + usage.completionTokens > 0
+  const promptTokens = hasUsage ? usage.promptTokens : promptEstimate
+  const completionTokens = hasUsage
+    ? usage.completionTokens
+    : completionText
+      ? scaledCount(countTextTokens(completionText, input.model, { approximate: input.approximate }), completionText.length, completionTextLength)
+      : 0
+  const quota = computeTextQuota({
+    promptTokens,
+    completionTokens,
+    cachedTokens: hasUsage ? usage.cachedTokens : 0,
+    modelRatio,
+    completionRatio,
+    groupRatio,
+  })
+  return { quota, promptTokens, completionTokens, estimated: !hasUsage }
+}
+
+// Streams keep a bounded sample of the generated text; scale its count to the full length.
+function scaledCount(tokens: number, sampleLength: number, fullLength: number): number {
+  if (fullLength <= sampleLength || sampleLength === 0) return tokens
+  return Math.ceil((tokens * fullLength) / sampleLength)
+}
+
+function imageQuota(input: CostInput): number {
+  const json = input.json ?? {}
+  return computeImageQuota({
+    model: input.model,
+    size: typeof json.size === 'string' ? json.size : undefined,
+    quality: typeof json.quality === 'string' ? json.quality : undefined,
+    n: typeof json.n === 'number' && Number.isInteger(json.n) && json.n > 0 ? json.n : 1,
+    modelRatio: input.pricing.modelRatio,
+    groupRatio: input.pricing.groupRatio,
+  })
+}

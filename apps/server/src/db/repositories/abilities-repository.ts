@@ -1,0 +1,56 @@
+import { ChannelStatus } from '@one-api/contracts'
+import { splitList } from '@one-api/contracts/channel'
+import type { Insertable, Kysely, Transaction } from 'kysely'
+import type { AbilitiesTable, MainSchema } from '../schema.ts'
+
+type Executor = Kysely<MainSchema> | Transaction<MainSchema>
+export type AbilityRow = Insertable<AbilitiesTable>
+
+/** The channel columns its abilities are derived from. */
+export interface AbilitySource {
+  id: number
+  group: string
+  models: string
+  status: number
+  priority: number
+}
+
+/** Five values per row: 100 rows stay far below SQLite's and PostgreSQL's bound-parameter limits. */
+const INSERT_CHUNK_SIZE = 100
+
+/**
+ * One routing row per (group x model) of a channel (reference §4.4). Pairs are de-duplicated
+ * case-insensitively because MySQL's default collation would treat 'GPT-4' and 'gpt-4' as the same
+ * primary key and fail the whole transaction.
+ */
+export function abilityRowsOf(channel: AbilitySource): AbilityRow[] {
+  const rows: AbilityRow[] = []
+  const seen = new Set<string>()
+  const enabled = channel.status === ChannelStatus.enabled
+  for (const group of splitList(channel.group)) {
+    for (const model of splitList(channel.models)) {
+      const pair = `${group.toLowerCase()}\u0000${model.toLowerCase()}`
+      if (seen.has(pair)) continue
+      seen.add(pair)
+      rows.push({ group, model, channel_id: channel.id, enabled, priority: channel.priority })
+    }
+  }
+  return rows
+}
+
+export async function deleteAbilitiesOfChannels(db: Executor, channelIds: readonly number[]): Promise<void> {
+  if (channelIds.length === 0) return
+  await db.deleteFrom('abilities').where('channel_id', 'in', channelIds).execute()
+}
+
+/** Replaces a channel's abilities; call inside the transaction that changed the channel. */
+export async function rebuildAbilities(db: Executor, channel: AbilitySource): Promise<void> {
+  await deleteAbilitiesOfChannels(db, [channel.id])
+  const rows = abilityRowsOf(channel)
+  for (let start = 0; start < rows.length; start += INSERT_CHUNK_SIZE) {
+    await db
+      .insertInto('abilities')
+      .values(rows.slice(start, start + INSERT_CHUNK_SIZE))
+      .execute()
+  }
+}

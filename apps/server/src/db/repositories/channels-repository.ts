@@ -1,0 +1,99 @@
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely'
+import type { Dialect } from '../database.ts'
+import type { ChannelsTable, MainSchema } from '../schema.ts'
+
+export type ChannelRow = Selectable<ChannelsTable>
+export type PublicChannelRow = Omit<ChannelRow, 'key'>
+export type NewChannel = Insertable<ChannelsTable>
+export type ChannelPatch = Updateable<Omit<ChannelsTable, 'id'>>
+type Executor = Kysely<MainSchema> | Transaction<MainSchema>
+
+/** Every column but `key`: lists and searches never read the secret at all. */
+const PUBLIC_COLUMNS = [
+  'id',
+  'type',
+  'status',
+  'name',
+  'weight',
+  'created_time',
+  'test_time',
+  'response_time',
+  'base_url',
+  'other',
+  'balance',
+  'balance_updated_time',
+  'models',
+  'group',
+  'used_quota',
+  'model_mapping',
+  'priority',
+  'config',
+  'system_prompt',
+] as const satisfies readonly (keyof PublicChannelRow)[]
+
+export function listChannels(db: Executor, offset: number, limit: number): Promise<PublicChannelRow[]> {
+  return db
+    .selectFrom('channels')
+    .select(PUBLIC_COLUMNS)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute()
+}
+
+/**
+ * Channels whose id equals the keyword, whose name starts with it, or whose key equals or starts
+ * with it. Prefixes are compared with substr rather than LIKE so '%' and '_' in a keyword are
+ * literal on every database without an ESCAPE clause.
+ */
+export function searchChannels(db: Executor, keyword: string, limit: number): Promise<PublicChannelRow[]> {
+  const length = [...keyword].length
+  const id = /^\d{1,9}$/.test(keyword) ? Number(keyword) : undefined
+  return db
+    .selectFrom('channels')
+    .select(PUBLIC_COLUMNS)
+    .where((eb) => {
+      const matches = [
+        eb(eb.fn('substr', ['name', eb.val(1), eb.val(length)]), '=', keyword),
+        eb(eb.fn('substr', ['key', eb.val(1), eb.val(length)]), '=', keyword),
+      ]
+      if (id !== undefined) matches.push(eb('id', '=', id))
+      return eb.or(matches)
+    })
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute()
+}
+
+export function findChannelById(db: Executor, id: number): Promise<ChannelRow | undefined> {
+  return db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+export function findPublicChannelById(db: Executor, id: number): Promise<PublicChannelRow | undefined> {
+  return db.selectFrom('channels').select(PUBLIC_COLUMNS).where('id', '=', id).executeTakeFirst()
+}
+
+export async function insertChannel(db: Executor, dialect: Dialect, channel: NewChannel): Promise<number> {
+  // PostgreSQL reports no insert id without RETURNING, and MySQL has no RETURNING.
+  if (dialect === 'postgres') {
+    const row = await db.insertInto('channels').values(channel).returning('id').executeTakeFirstOrThrow()
+    return row.id
+  }
+  const result = await db.insertInto('channels').values(channel).executeTakeFirstOrThrow()
+  return Number(result.insertId)
+}
+
+export async function updateChannel(db: Executor, id: number, patch: ChannelPatch): Promise<void> {
+  await db.updateTable('channels').set(patch).where('id', '=', id).execute()
+}
+
+export async function deleteChannelsByIds(db: Executor, ids: readonly number[]): Promise<number> {
+  if (ids.length === 0) return 0
+  const result = await db.deleteFrom('channels').where('id', 'in', ids).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
+export async function findChannelIdsByStatus(db: Executor, statuses: readonly number[]): Promise<number[]> {
+  const rows = await db.selectFrom('channels').select('id').where('status', 'in', statuses).execute()
+  return rows.map((row) => row.id)
+}

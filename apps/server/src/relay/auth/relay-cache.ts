@@ -1,0 +1,137 @@
+import { BlockList, isIP } from 'node:net'
+import { UserStatus } from '@one-api/contracts'
+import type { Kysely } from 'kysely'
+import type { MainSchema } from '../../db/schema.ts'
+import { toBoolean } from '../../db/schema.ts'
+import type { EventBus } from '../../platform/event-bus.ts'
+
+/** What token authentication needs of a token, cached in memory (quota is checked by the ledger). */
+export interface CachedToken {
+  id: number
+  userId: number
+  key: string
+  name: string
+  status: number
+  expiredTime: number
+  remainQuota: number
+  unlimitedQuota: boolean
+  /** Allowed models, or undefined when any model is allowed. */
+  models?: Set<string>
+  /** Allowed client networks, or undefined when any address is allowed. */
+  subnets?: BlockList
+}
+
+export interface CachedUser {
+  id: number
+  username: string
+  status: number
+  role: number
+  group: string
+}
+
+export const TOKEN_CHANGED = 'token-changed'
+export const USER_CHANGED = 'user-changed'
+
+interface Entry<T> {
+  value: T | undefined
+  expiresAt: number
+}
+
+const MISSING_TTL_MS = 5_000
+const MAX_ENTRIES = 100_000
+
+/**
+ * Token and user lookups for the relay with no database round trip when cached. Every change
+ * made through the management API is announced on the event bus (token key / user id) and drops
+ * the entry on every node, so a disabled token stops working at once; the TTL is only a safety net.
+ */
+export class RelayCache {
+  private readonly tokens = new Map<string, Entry<CachedToken>>()
+  private readonly users = new Map<number, Entry<CachedUser>>()
+
+  constructor(
+    private readonly db: Kysely<MainSchema>,
+    bus: EventBus,
+    private readonly ttlMs: number,
+  ) {
+    bus.subscribe(TOKEN_CHANGED, (key) => {
+      if (key === '*') this.tokens.clear()
+      else this.tokens.delete(key.replace(/^sk-/, ''))
+    })
+    bus.subscribe(USER_CHANGED, (id) => {
+      if (id === '*') this.users.clear()
+      else this.users.delete(Number(id))
+    })
+  }
+
+  async token(key: string): Promise<CachedToken | undefined> {
+    const cached = this.tokens.get(key)
+    if (cached && cached.expiresAt > Date.now()) return cached.value
+    const row = await this.db.selectFrom('tokens').selectAll().where('key', '=', key).executeTakeFirst()
+    const value = row
+      ? {
+          id: row.id,
+          userId: row.user_id,
+          key: row.key,
+          name: row.name ?? '',
+          status: row.status,
+          expiredTime: Number(row.expired_time),
+          remainQuota: Number(row.remain_quota),
+          unlimitedQuota: toBoolean(row.unlimited_quota),
+          models: parseModels(row.models),
+          subnets: parseSubnets(row.subnet),
+        }
+      : undefined
+    this.remember(this.tokens, key, value)
+    return value
+  }
+
+  async user(id: number): Promise<CachedUser | undefined> {
+    const cached = this.users.get(id)
+    if (cached && cached.expiresAt > Date.now()) return cached.value
+    const row = await this.db
+      .selectFrom('users')
+      .select(['id', 'username', 'status', 'role', 'group'])
+      .where('id', '=', id)
+      .executeTakeFirst()
+    const value = row
+      ? { id: row.id, username: row.username, status: row.status, role: row.role, group: row.group || 'default' }
+      : undefined
+    this.remember(this.users, id, value)
+    return value
+  }
+
+  private remember<K, T>(map: Map<K, Entry<T>>, key: K, value: T | undefined): void {
+    if (map.size >= MAX_ENTRIES) map.clear()
+    map.set(key, { value, expiresAt: Date.now() + (value ? this.ttlMs : MISSING_TTL_MS) })
+  }
+}
+
+export function isUserEnabled(user: CachedUser | undefined): user is CachedUser {
+  return user !== undefined && user.status === UserStatus.enabled
+}
+
+function parseModels(models: string | null): Set<string> | undefined {
+  const list = (models ?? '')
+    .split(',')
+    .map((model) => model.trim())
+    .filter(Boolean)
+  return list.length > 0 ? new Set(list) : undefined
+}
+
+function parseSubnets(subnet: string | null): BlockList | undefined {
+  const entries = (subnet ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+  if (entries.length === 0) return undefined
+  const list = new BlockList()
+  for (const entry of entries) {
+    const [address, prefix] = entry.split('/')
+    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4'
+    if (!isIP(address)) continue
+    if (prefix === undefined) list.addAddress(address, family)
+    else list.addSubnet(address, Number(prefix), family)
+  }
+  return list
+}

@@ -1,0 +1,20 @@
+/**
+ * Errors of the relay in OpenAI's shape: `{"error":{"message","type","param","code"}}` with the
+ * right HTTP status. One class for every failure the relay itself produces.
+ */
+export class RelayError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string,
+    readonly type = 'one_api_error',
+    readonly param: string | null = null,
+  ) {
+    super(message)
+  }
+
+  toBody(requestId?: string) {
+    const message = requestId ? `${this.message} (request id: ${requestId})` : this.message
+    return { error: { message, type: this.type, param: this.param, code: this.code } }
+  }
+}

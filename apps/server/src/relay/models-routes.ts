@@ -1,0 +1,46 @@
+import { builtInModelCatalogue, CATALOGUE_MODEL_CREATED } from '@one-api/contracts/model-catalogue'
+import type { FastifyInstance } from 'fastify'
+import type { AppContext } from '../app-context.ts'
+import { RelayError } from './auth/relay-error.ts'
+import { authenticateRelay, type RelayCaller } from './auth/token-auth.ts'
+import type { RelayServices } from './relay-services.ts'
+
+/** GET /v1/models and /v1/models/:model: what this token may use, in OpenAI's list shape. */
+export function registerModelRoutes(app: FastifyInstance, _context: AppContext, services: RelayServices): void {
+  const owners = new Map(builtInModelCatalogue().map((model) => [model.id, model.owned_by]))
+  const toModel = (id: string) => ({
+    id,
+    object: 'model',
+    created: CATALOGUE_MODEL_CREATED,
+    owned_by: owners.get(id) ?? 'custom',
+  })
+  const available = (caller: RelayCaller) =>
+    caller.token.models ? [...caller.token.models].sort() : services.router.modelsForGroup(caller.user.group)
+
+  app.get('/v1/models', async (request, reply) => {
+    try {
+      const caller = await authenticateRelay(services.cache, request.headers.authorization, request.ip)
+      return { object: 'list', data: available(caller).map(toModel) }
+    } catch (error) {
+      return sendRelayError(reply, error, request.id)
+    }
+  })
+
+  app.get('/v1/models/:model', async (request, reply) => {
+    try {
+      const caller = await authenticateRelay(services.cache, request.headers.authorization, request.ip)
+      const { model } = request.params as { model: string }
+      if (!available(caller).includes(model)) {
+        throw new RelayError(404, `The model '${model}' does not exist`, 'model_not_found', 'invalid_request_error', 'model')
+      }
+      return toModel(model)
+    } catch (error) {
+      return sendRelayError(reply, error, request.id)
+    }
+  })
+}
+
+export function sendRelayError(reply: { code(status: number): { send(body: unknown): unknown } }, error: unknown, requestId: string) {
+  if (error instanceof RelayError) return reply.code(error.status).send(error.toBody(requestId))
+  throw error
+}

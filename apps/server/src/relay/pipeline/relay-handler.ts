@@ -1,0 +1,185 @@
+import { ChannelStatus } from '@one-api/contracts'
+import {
+  getAdaptor,
+  type RelayMode,
+  type RelayRequest,
+  toOpenAiErrorBody,
+  type UpstreamError,
+} from '@one-api/providers'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { AppContext } from '../../app-context.ts'
+import { type CostInput, estimatePromptTokens, reservationFor } from '../../billing/request-cost.ts'
+import { resolvePricing } from '../../billing/pricing/resolve-pricing.ts'
+import { RelayError } from '../auth/relay-error.ts'
+import { authenticateRelay, checkModelAllowed } from '../auth/token-auth.ts'
+import type { RelayServices } from '../relay-services.ts'
+import { type RoutedChannel, toRoutedChannel } from '../routing/routed-channel.ts'
+import { consumeLog } from './consume-log.ts'
+import { runAttempt } from './relay-attempt.ts'
+import type { RelayState } from './relay-state.ts'
+import { readRelayBody } from './request-body.ts'
+
+/**
+ * The relay flow: token auth, body facts, then up to 1 + RetryTimes attempts on different channels
+ * (highest priority tier first, weighted inside a tier, never the same channel twice). Each attempt
+ * reserves quota first and refunds it if the attempt fails; a served request is settled exactly once.
+ */
+export function createRelayHandler(context: AppContext, services: RelayServices, mode: RelayMode) {
+  return async function relay(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const startedAt = process.hrtime.bigint()
+    try {
+      const caller = await authenticateRelay(services.cache, request.headers.authorization, request.ip)
+      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)
+      const contentType = String(request.headers['content-type'] ?? '')
+      const pathModel = (request.params as { model?: string }).model
+      const facts = readRelayBody(mode, body, contentType, pathModel)
+      checkModelAllowed(caller.token, facts.model)
+      const state: RelayState = {
+        requestId: request.id,
+        startedAt,
+        mode,
+        path: request.url,
+        clientIp: request.ip,
+        caller,
+        facts,
+        body,
+        contentType,
+        accept: request.headers.accept,
+        upstreamNanos: 0n,
+        clientGone: new AbortController(),
+      }
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) state.clientGone.abort()
+      })
+      await serve(context, services, request, reply, state)
+    } catch (error) {
+      if (error instanceof RelayError) {
+        reply.code(error.status).send(error.toBody(request.id))
+        return
+      }
+      request.log.error({ err: error }, 'relay failed')
+      if (!reply.sent && !reply.raw.headersSent) {
+        reply.code(500).send(new RelayError(500, 'Internal error of the gateway', 'internal_error').toBody(request.id))
+      }
+    }
+  }
+}
+
+async function serve(
+  context: AppContext,
+  services: RelayServices,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  state: RelayState,
+): Promise<void> {
+  const { options } = context
+  const { caller, facts } = state
+  const group = caller.user.group
+  const excluded = new Set<number>()
+  const attempts = caller.pinnedChannelId ? 1 : 1 + Math.max(0, options.number('RetryTimes'))
+  let lastError: UpstreamError | undefined
+  let unpriced: string | undefined
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const channel = caller.pinnedChannelId
+      ? await pinnedChannel(context, caller.pinnedChannelId)
+      : services.router.select(group, facts.model, excluded)
+    if (!channel) break
+    excluded.add(channel.id)
+    const adaptor = getAdaptor(channel.type)
+    if (!adaptor) continue
+    const mappedModel = channel.modelMapping[facts.model] || facts.model
+    const pricing = resolvePricing(mappedModel, channel.type, group, {
+      modelRatios: options.ratios('ModelRatio'),
+      completionRatios: options.ratios('CompletionRatio'),
+      groupRatios: options.ratios('GroupRatio'),
+    })
+    if (!pricing) {
+      unpriced = mappedModel
+      continue
+    }
+    const cost: CostInput = {
+      mode: state.mode,
+      model: mappedModel,
+      json: facts.json,
+      pricing,
+      maxTokens: facts.maxTokens,
+      approximate: options.boolean('ApproximateTokenEnabled'),
+    }
+    const promptEstimate = estimatePromptTokens(cost)
+    const amount = reservationFor(cost, promptEstimate, options.number('PreConsumedQuota'))
+    const reserved = await services.ledger.reserve(caller.token.id, caller.user.id, amount)
+    if (!reserved.ok) {
+      throw new RelayError(
+        403,
+        reserved.reason === 'token'
+          ? `The remaining quota of token ${caller.token.name} is not enough for this request (needs ${amount})`
+          : `Your account's remaining quota is not enough for this request (needs ${amount})`,
+        reserved.reason === 'token' ? 'insufficient_token_quota' : 'insufficient_user_quota',
+      )
+    }
+    const relayRequest: RelayRequest = {
+      mode: state.mode,
+      path: state.path,
+      body: state.body,
+      json: facts.json,
+      requestedModel: facts.model,
+      mappedModel,
+      stream: facts.stream,
+      clientWantsUsage: facts.clientWantsUsage,
+      systemPrompt: channel.systemPrompt || undefined,
+      contentType: state.contentType,
+      accept: state.accept,
+    }
+    const input = { state, channel, adaptor, relayRequest, cost, pricing, promptEstimate, reservation: reserved.reservation }
+    const outcome = await runAttempt(services.upstream, reply, input)
+    const labels = { channel: String(channel.id), model: facts.model }
+    if (outcome.kind === 'served') {
+      services.router.reportSuccess(channel.id)
+      await services.ledger.settle(reserved.reservation, outcome.charge.quota, channel.id)
+      if (options.boolean('LogConsumeEnabled')) {
+        services.logWriter.write(consumeLog(state, channel, pricing, outcome.charge, outcome.notes))
+      }
+      recordMetrics(services, state, labels, reply.statusCode)
+      return
+    }
+    await services.ledger.refund(reserved.reservation)
+    lastError = outcome.error
+    if (outcome.error.retryable) services.router.reportFailure(channel.id)
+    context.channelHealth?.reportFailure(channel, outcome.error)
+    if (state.clientGone.signal.aborted || !outcome.error.retryable) break
+    if (attempt + 1 < attempts) services.metrics.retries.inc(labels)
+  }
+  if (state.clientGone.signal.aborted) return
+  if (lastError) {
+    recordMetrics(services, state, { channel: 'none', model: facts.model }, lastError.status)
+    reply
+      .code(lastError.status)
+      .header('content-type', 'application/json')
+      .send(toOpenAiErrorBody(lastError, ` (request id: ${state.requestId})`))
+    return
+  }
+  if (unpriced) {
+    throw new RelayError(
+      400,
+      `The model ${unpriced} has no price: an administrator must set its ratio (ModelRatio) before it can be used`,
+      'model_price_not_set',
+      'invalid_request_error',
+    )
+  }
+  throw new RelayError(503, `No available channel for model ${facts.model} in group ${group}`, 'no_available_channel')
+}
+
+async function pinnedChannel(context: AppContext, id: number): Promise<RoutedChannel> {
+  const row = await context.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst()
+  if (!row) throw new RelayError(400, `Channel #${id} does not exist`, 'invalid_channel_id', 'invalid_request_error')
+  if (row.status !== ChannelStatus.enabled) throw new RelayError(403, `Channel #${id} is disabled`, 'channel_disabled')
+  return toRoutedChannel(row)
+}
+
+function recordMetrics(services: RelayServices, state: RelayState, labels: { channel: string; model: string }, status: number) {
+  const total = process.hrtime.bigint() - state.startedAt
+  services.metrics.requests.inc({ ...labels, status: String(status) })
+  services.metrics.duration.observe(labels, Number(total) / 1e9)
+  services.metrics.upstreamDuration.observe(labels, Number(state.upstreamNanos) / 1e9)
+  services.metrics.overhead.observe({ mode: state.mode }, Number(total - state.upstreamNanos) / 1e9)
+}

@@ -1,0 +1,89 @@
+import type { RelayMode } from '@one-api/providers'
+import { RelayError } from '../auth/relay-error.ts'
+
+/** The fields of a relay request body the gateway itself reads; everything else passes through. */
+export interface RelayBodyFacts {
+  json: Record<string, unknown> | undefined
+  model: string
+  stream: boolean
+  clientWantsUsage: boolean
+  maxTokens?: number
+}
+
+const DEFAULT_MODELS: Partial<Record<RelayMode, string>> = {
+  moderations: 'text-moderation-latest',
+  images: 'dall-e-2',
+  'audio-transcription': 'whisper-1',
+  'audio-translation': 'whisper-1',
+}
+const MAX_TOKENS_LIMIT = 2 ** 30
+
+/** Parses and checks the body once, at the edge (reference §2.4 step 1 validation). */
+export function readRelayBody(mode: RelayMode, body: Buffer, contentType: string, pathModel?: string): RelayBodyFacts {
+  if (mode === 'audio-transcription' || mode === 'audio-translation') {
+    const model = readMultipartField(body, contentType, 'model') ?? DEFAULT_MODELS[mode]!
+    return { json: undefined, model, stream: false, clientWantsUsage: false }
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(body.toString('utf8'))
+  } catch {
+    throw invalid('The request body is not valid JSON')
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw invalid('The request body must be a JSON object')
+  const record = json as Record<string, unknown>
+  const model = typeof record.model === 'string' && record.model ? record.model : (pathModel ?? DEFAULT_MODELS[mode])
+  if (!model) throw invalid('model is required', 'model')
+  if (record.model !== undefined && typeof record.model !== 'string') throw invalid('model must be a string', 'model')
+  checkModeFields(mode, record)
+  const maxTokens = readMaxTokens(record)
+  const streamOptions = record.stream_options as { include_usage?: unknown } | undefined
+  return {
+    json: record,
+    model,
+    stream: record.stream === true,
+    clientWantsUsage: streamOptions?.include_usage === true,
+    maxTokens,
+  }
+}
+
+function checkModeFields(mode: RelayMode, record: Record<string, unknown>): void {
+  if (mode === 'chat' && (!Array.isArray(record.messages) || record.messages.length === 0)) {
+    throw invalid('messages must be a non-empty array', 'messages')
+  }
+  if (mode === 'completions' && record.prompt === undefined) throw invalid('prompt is required', 'prompt')
+  if ((mode === 'embeddings' || mode === 'moderations') && record.input === undefined) throw invalid('input is required', 'input')
+  if (mode === 'images' && typeof record.prompt !== 'string') throw invalid('prompt is required', 'prompt')
+  if (mode === 'audio-speech' && typeof record.input !== 'string') throw invalid('input is required', 'input')
+  if (record.stream !== undefined && typeof record.stream !== 'boolean') throw invalid('stream must be a boolean', 'stream')
+}
+
+function readMaxTokens(record: Record<string, unknown>): number | undefined {
+  const value = record.max_completion_tokens ?? record.max_tokens
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_TOKENS_LIMIT) {
+    throw invalid('max_tokens must be a non-negative integer', 'max_tokens')
+  }
+  return value > 0 ? value : undefined
+}
+
+function invalid(message: string, param: string | null = null): RelayError {
+  return new RelayError(400, message, 'invalid_request', 'invalid_request_error', param)
+}
+
+/** Reads one text field of a multipart/form-data body (the audio `model`) without a full parser. */
+export function readMultipartField(body: Buffer, contentType: string, name: string): string | undefined {
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType)
+  if (!boundary) return undefined
+  const delimiter = `--${boundary[1] ?? boundary[2]}`
+  const text = body.toString('latin1')
+  for (const part of text.split(delimiter)) {
+    const headerEnd = part.indexOf('\r\n\r\n')
+    if (headerEnd === -1) continue
+    const headers = part.slice(0, headerEnd)
+    if (new RegExp(`name="${name}"`, 'i').test(headers) && !/filename=/i.test(headers)) {
+      return Buffer.from(part.slice(headerEnd + 4).replace(/\r\n$/, ''), 'latin1').toString('utf8').trim()
+    }
+  }
+  return undefined
+}

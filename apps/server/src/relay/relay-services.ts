@@ -1,0 +1,47 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Kysely } from 'kysely'
+import { Ledger } from '../billing/ledger/ledger.ts'
+import { LogWriter } from '../billing/log-writer.ts'
+import type { Config } from '../config/env.ts'
+import type { LogSchema, MainSchema } from '../db/schema.ts'
+import type { EventBus } from '../platform/event-bus.ts'
+import { RelayCache } from './auth/relay-cache.ts'
+import { UpstreamClient } from './pipeline/upstream-client.ts'
+import { RelayMetrics } from './relay-metrics.ts'
+import { ChannelRouter } from './routing/channel-router.ts'
+
+/** The long-lived parts of the relay, built once per process and closed on shutdown. */
+export interface RelayServices {
+  cache: RelayCache
+  router: ChannelRouter
+  ledger: Ledger
+  logWriter: LogWriter
+  upstream: UpstreamClient
+  metrics: RelayMetrics
+  close(): Promise<void>
+}
+
+export async function createRelayServices(
+  config: Config,
+  db: Kysely<MainSchema>,
+  logDb: Kysely<LogSchema>,
+  bus: EventBus,
+  logger: FastifyBaseLogger,
+): Promise<RelayServices> {
+  const router = new ChannelRouter(db, bus)
+  await router.load()
+  const logWriter = new LogWriter(logDb, (error) => logger.error({ err: error }, 'writing consume logs failed; will retry'))
+  const upstream = new UpstreamClient({ proxy: config.RELAY_PROXY, timeoutSeconds: config.RELAY_TIMEOUT })
+  return {
+    cache: new RelayCache(db, bus, config.SYNC_FREQUENCY * 1000),
+    router,
+    ledger: new Ledger(db),
+    logWriter,
+    upstream,
+    metrics: new RelayMetrics(),
+    async close() {
+      await logWriter.close()
+      await upstream.close()
+    },
+  }
+}

@@ -1,0 +1,138 @@
+import { ChannelStatus } from '@one-api/contracts'
+import type { Kysely } from 'kysely'
+import type { MainSchema } from '../../db/schema.ts'
+import type { EventBus } from '../../platform/event-bus.ts'
+import { type RoutedChannel, toRoutedChannel } from './routed-channel.ts'
+
+export const CHANNEL_CHANGED = 'channel-changed'
+
+interface Tier {
+  priority: number
+  channels: RoutedChannel[]
+}
+
+/**
+ * In-memory routing index (group x model -> priority tiers of enabled channels), rebuilt from the
+ * abilities table whenever a channel changes on any node. Selection takes the highest tier first,
+ * then weighted random by `weight` inside it (one-api ignored the weight); channels that already
+ * failed this request are excluded, and channels cooling down after repeated failures are only
+ * used when nothing else is left.
+ */
+export class ChannelRouter {
+  private index = new Map<string, Tier[]>()
+  private readonly cooldowns = new Map<number, { failures: number; until: number }>()
+  private reloadTimer: NodeJS.Timeout | undefined
+  private loading: Promise<void> | undefined
+
+  constructor(
+    private readonly db: Kysely<MainSchema>,
+    bus: EventBus,
+    private readonly random: () => number = Math.random,
+  ) {
+    bus.subscribe(CHANNEL_CHANGED, () => this.scheduleReload())
+  }
+
+  async load(): Promise<void> {
+    const rows = await this.db
+      .selectFrom('abilities')
+      .innerJoin('channels', 'channels.id', 'abilities.channel_id')
+      .selectAll('channels')
+      .select(['abilities.group as ability_group', 'abilities.model as ability_model', 'abilities.priority as ability_priority'])
+      .where('abilities.enabled', '=', true)
+      .where('channels.status', '=', ChannelStatus.enabled)
+      .execute()
+    const channels = new Map<number, RoutedChannel>()
+    const index = new Map<string, Tier[]>()
+    for (const row of rows) {
+      let channel = channels.get(row.id)
+      if (!channel) {
+        channel = toRoutedChannel(row)
+        channels.set(row.id, channel)
+      }
+      const key = indexKey(row.ability_group, row.ability_model)
+      const tiers = index.get(key) ?? []
+      const priority = Number(row.ability_priority ?? channel.priority)
+      let tier = tiers.find((candidate) => candidate.priority === priority)
+      if (!tier) {
+        tier = { priority, channels: [] }
+        tiers.push(tier)
+      }
+      tier.channels.push(channel)
+      index.set(key, tiers)
+    }
+    for (const tiers of index.values()) tiers.sort((a, b) => b.priority - a.priority)
+    this.index = index
+  }
+
+  /** Reloads soon, coalescing bursts of changes (a batch create announces many). */
+  scheduleReload(): void {
+    if (this.reloadTimer) return
+    this.reloadTimer = setTimeout(() => {
+      this.reloadTimer = undefined
+      this.loading = this.load().finally(() => {
+        this.loading = undefined
+      })
+    }, 20)
+  }
+
+  /** Waits for a pending reload (tests and the channel API use it to read their own writes). */
+  async settled(): Promise<void> {
+    while (this.reloadTimer || this.loading) {
+      await (this.loading ?? new Promise((resolve) => setTimeout(resolve, 25)))
+    }
+  }
+
+  /** Models with at least one enabled channel in the group, sorted. */
+  modelsForGroup(group: string): string[] {
+    const prefix = `${group}\u0000`
+    const models: string[] = []
+    for (const key of this.index.keys()) if (key.startsWith(prefix)) models.push(key.slice(prefix.length))
+    return models.sort()
+  }
+
+  hasRoute(group: string, model: string): boolean {
+    return (this.index.get(indexKey(group, model))?.length ?? 0) > 0
+  }
+
+  select(group: string, model: string, excluded: ReadonlySet<number>): RoutedChannel | undefined {
+    const tiers = this.index.get(indexKey(group, model))
+    if (!tiers) return undefined
+    const now = Date.now()
+    let cooling: RoutedChannel[] = []
+    for (const tier of tiers) {
+      const available = tier.channels.filter((channel) => !excluded.has(channel.id))
+      const healthy = available.filter((channel) => (this.cooldowns.get(channel.id)?.until ?? 0) <= now)
+      if (healthy.length > 0) return this.pickWeighted(healthy)
+      if (cooling.length === 0) cooling = available
+    }
+    return cooling.length > 0 ? this.pickWeighted(cooling) : undefined
+  }
+
+  /** A retryable failure (429, 5xx, timeout): back off exponentially, 5 s up to 5 min. */
+  reportFailure(channelId: number): void {
+    const state = this.cooldowns.get(channelId) ?? { failures: 0, until: 0 }
+    state.failures += 1
+    state.until = Date.now() + Math.min(5_000 * 2 ** (state.failures - 1), 300_000)
+    this.cooldowns.set(channelId, state)
+  }
+
+  reportSuccess(channelId: number): void {
+    if (this.cooldowns.size > 0) this.cooldowns.delete(channelId)
+  }
+
+  private pickWeighted(channels: RoutedChannel[]): RoutedChannel {
+    if (channels.length === 1) return channels[0]
+    // Weight 0 counts as 1 so an unweighted channel is never starved.
+    const weights = channels.map((channel) => Math.max(channel.weight, 1))
+    let roll = this.random() * weights.reduce((sum, weight) => sum + weight, 0)
+    for (let index = 0; index < channels.length; index++) {
+      roll -= weights[index]
+      if (roll < 0) return channels[index]
+    }
+    return channels[channels.length - 1]
+  }
+}
+
+function indexKey(group: string, model: string): string {
+  return `${group}\u0000${model}`
+}

@@ -1,0 +1,133 @@
+/**
+ * The contract between the relay pipeline (which does all I/O) and a provider adaptor (which only
+ * translates). Every function here is pure: no network, no database, no clock-dependent output.
+ */
+import type { Usage } from './shared/usage.ts'
+
+/** What the client called, derived from the incoming path (see relay-mode.ts). */
+export type RelayMode =
+  | 'chat'
+  | 'completions'
+  | 'embeddings'
+  | 'moderations'
+  | 'images'
+  | 'audio-speech'
+  | 'audio-transcription'
+  | 'audio-translation'
+
+/** One client request as the pipeline has parsed it. The adaptor never mutates it. */
+export interface RelayRequest {
+  readonly mode: RelayMode
+  /** The incoming path, `/v1/...`, including the query string. */
+  readonly path: string
+  /** The request body exactly as the client sent it. */
+  readonly body: Buffer
+  /** The parsed JSON body, or undefined for multipart (audio) bodies. */
+  readonly json: Record<string, unknown> | undefined
+  /** The model the client asked for (abilities and logs use this name). */
+  readonly requestedModel: string
+  /** The model after the channel's model_mapping (billing and the upstream use this name). */
+  readonly mappedModel: string
+  readonly stream: boolean
+  /** True when the client itself sent `stream_options.include_usage: true`. */
+  readonly clientWantsUsage: boolean
+  /** The channel's forced system prompt, if any (chat only). */
+  readonly systemPrompt?: string
+  /** The client's Content-Type header (multipart boundaries live here). */
+  readonly contentType?: string
+  /** The client's Accept header. */
+  readonly accept?: string
+}
+
+/** What an adaptor needs to know about the chosen channel. */
+export interface ChannelCredentials {
+  /** Channel type id (one-api numbering, reference §1.1). */
+  readonly type: number
+  readonly key: string
+  /** The channel's base_url column; empty or missing means the type's default base URL. */
+  readonly baseUrl?: string | null
+  /** The channel's parsed `config` column (api_version, region, ...). */
+  readonly config?: Readonly<Record<string, unknown>>
+  /** The legacy `other` column (Azure api-version in old one-api databases). */
+  readonly other?: string | null
+}
+
+/** The HTTP call the pipeline must make. `body` is the client's Buffer itself when nothing changed. */
+export interface UpstreamRequest {
+  readonly kind: 'request'
+  readonly url: string
+  readonly method: 'POST'
+  readonly headers: Record<string, string>
+  readonly body: Buffer | string
+  /** True when the adaptor re-serialised the body (mapping, include_usage or system prompt applied). */
+  readonly bodyRewritten: boolean
+  /** True when the adaptor added include_usage itself: the usage-only chunk must not reach the client. */
+  readonly dropUsageChunk: boolean
+}
+
+/** An upstream or adaptor failure, already classified for retry and auto-disable decisions. */
+export interface UpstreamError {
+  readonly kind: 'error'
+  /** HTTP status to send the client. */
+  readonly status: number
+  readonly message: string
+  readonly type: string
+  readonly param: string | null
+  readonly code: string | number | null
+  /** Worth trying another channel (429, 5xx, timeouts, connection errors, bad channel keys). */
+  readonly retryable: boolean
+  /** The channel's credentials or account are unusable (reference §2.6). */
+  readonly disableChannel: boolean
+  /** Seconds from the upstream's Retry-After header, when present. */
+  readonly retryAfterSeconds?: number
+}
+
+/** The upstream's reply as the pipeline received it. */
+export interface UpstreamResponse {
+  readonly status: number
+  /** Header names lower-cased, as node:http and undici give them. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>
+  readonly body: Buffer
+}
+
+export interface ParsedResponse {
+  readonly kind: 'response'
+  /** Bytes for the client: normally the upstream bytes untouched. */
+  readonly body: Buffer
+  /** Usage reported by the upstream, or undefined when it reported none. */
+  readonly usage: Usage | undefined
+  /**
+   * Generated text for a local token count when `usage` is missing (chat/completions choices,
+   * transcription text). Undefined when there is nothing to count.
+   */
+  readonly completionText?: string
+}
+
+/** Incremental stream handling for one response; create one per request. */
+export interface StreamTransformer {
+  /** Feed one upstream chunk; returns the text to write to the client now ('' when nothing). */
+  push(chunk: Buffer): string
+  /** Call at upstream end (or abort); returns the final text to write (the closing `[DONE]`). */
+  finish(): string
+  /** The last usage object seen in the stream. */
+  readonly usage: Usage | undefined
+  /** Accumulated generated text, capped (see completionTextLength for the full length). */
+  readonly completionText: string
+  /** Length in UTF-16 units of all generated text, including any part beyond the cap. */
+  readonly completionTextLength: number
+  /** True once the upstream itself sent `data: [DONE]` (false for streams cut short). */
+  readonly upstreamCompleted: boolean
+  /** An error object the upstream sent inside the stream, if any. */
+  readonly streamError: UpstreamError | undefined
+}
+
+export interface Adaptor {
+  /** A short name for logs and `owned_by`. */
+  readonly name: string
+  buildRequest(request: RelayRequest, channel: ChannelCredentials): UpstreamRequest | UpstreamError
+  parseResponse(response: UpstreamResponse, request: RelayRequest): ParsedResponse | UpstreamError
+  /** Only for 2xx responses to stream requests with an event-stream Content-Type. */
+  createStreamTransformer(request: RelayRequest, built: UpstreamRequest): StreamTransformer
+}
+
+export const isUpstreamError = (value: { kind: string }): value is UpstreamError => value.kind === 'error'

@@ -1,0 +1,74 @@
+/**
+ * Decides whether the client's body can go upstream as the original bytes (so fields this gateway
+ * does not know survive) or must be re-serialised because the adaptor has to change it.
+ */
+import type { RelayRequest } from '../adaptor.ts'
+import { replaceMultipartField } from '../shared/multipart.ts'
+
+export interface PreparedBody {
+  readonly body: Buffer | string
+  readonly contentType: string | undefined
+  readonly rewritten: boolean
+  /** The adaptor asked for usage on the client's behalf; the usage-only chunk must be dropped. */
+  readonly dropUsageChunk: boolean
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** Whether the client itself set stream_options.include_usage. */
+export function clientAskedForUsage(request: RelayRequest): boolean {
+  if (request.clientWantsUsage) return true
+  const options = request.json?.stream_options
+  return isRecord(options) && options.include_usage === true
+}
+
+/**
+ * The forced system prompt replaces the first system (or developer, its o-series name) message,
+ * else it is prepended (reference §2.4 step 3).
+ * https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages
+ */
+function withSystemPrompt(messages: unknown, prompt: string): unknown[] {
+  const list = Array.isArray(messages) ? messages : []
+  const first = list[0]
+  if (isRecord(first) && (first.role === 'system' || first.role === 'developer')) {
+    return [{ ...first, content: prompt }, ...list.slice(1)]
+  }
+  return [{ role: 'system', content: prompt }, ...list]
+}
+
+export function prepareBody(request: RelayRequest): PreparedBody {
+  const modelChanged = request.mappedModel !== request.requestedModel
+  const original: PreparedBody = {
+    body: request.body,
+    contentType: request.contentType,
+    rewritten: false,
+    dropUsageChunk: false,
+  }
+  const json = request.json
+  if (json === undefined) {
+    if (!modelChanged) return original
+    const replaced = replaceMultipartField(request.body, request.contentType, 'model', request.mappedModel)
+    return replaced ? { ...original, body: replaced, rewritten: true } : original
+  }
+  // Without include_usage, OpenAI streams carry no usage and billing would fall back to local
+  // counting. https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options
+  const forceUsage =
+    request.stream && (request.mode === 'chat' || request.mode === 'completions') && !clientAskedForUsage(request)
+  const forcePrompt = request.mode === 'chat' && Boolean(request.systemPrompt)
+  if (!modelChanged && !forceUsage && !forcePrompt) return original
+
+  const rewritten: Record<string, unknown> = { ...json }
+  if (modelChanged) rewritten.model = request.mappedModel
+  if (forceUsage) {
+    const options = isRecord(json.stream_options) ? json.stream_options : {}
+    rewritten.stream_options = { ...options, include_usage: true }
+  }
+  if (forcePrompt) rewritten.messages = withSystemPrompt(json.messages, request.systemPrompt as string)
+  return {
+    body: JSON.stringify(rewritten),
+    contentType: 'application/json',
+    rewritten: true,
+    dropUsageChunk: forceUsage,
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Reads non-stream upstream replies of OpenAI-format channels. The body for the client is always the
+ * upstream bytes untouched; only usage and (when usage is missing) the generated text are extracted.
+ */
+import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
+import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
+import { hasTokens, normaliseUsage } from '../shared/usage.ts'
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+export function headerValue(headers: UpstreamResponse['headers'], name: string): string {
+  const value = headers[name]
+  return (Array.isArray(value) ? value[0] : value) ?? ''
+}
+
+const isJson = (contentType: string): boolean => contentType.toLowerCase().includes('json')
+
+/** Text of the generated choices, for a local token count (reference §2.8). */
+function choicesText(json: Record<string, unknown>, mode: RelayRequest['mode']): string {
+  if (!Array.isArray(json.choices)) return ''
+  let text = ''
+  for (const choice of json.choices) {
+    if (!isRecord(choice)) continue
+    const value = mode === 'chat' && isRecord(choice.message) ? choice.message.content : choice.text
+    if (typeof value === 'string') text += value
+  }
+  return text
+}
+
+/**
+ * Plain text of a subtitle file (srt or vtt): cue numbers, timings and the WEBVTT header are not
+ * spoken words. https://platform.openai.com/docs/api-reference/audio/createTranscription
+ */
+export function subtitleText(subtitles: string): string {
+  return subtitles
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '' && !/^\d+$/.test(line.trim()) && !line.includes('-->'))
+    .filter((line) => !line.startsWith('WEBVTT'))
+    .join(' ')
+}
+
+function parseTranscription(response: UpstreamResponse): ParsedResponse | UpstreamError {
+  const contentType = headerValue(response.headers, 'content-type')
+  const text = response.body.toString('utf8')
+  if (!isJson(contentType)) {
+    // response_format text, srt or vtt
+    const spoken = /-->/.test(text) ? subtitleText(text) : text.trim()
+    return { kind: 'response', body: response.body, usage: undefined, completionText: spoken }
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return localError(502, 'unmarshal_response_body_failed', 'upstream returned invalid JSON', { retryable: true })
+  }
+  if (!isRecord(json)) return { kind: 'response', body: response.body, usage: undefined }
+  if (isRecord(json.error)) return mapUpstreamError(response.status, response.body, response.headers)
+  return {
+    kind: 'response',
+    body: response.body,
+    // gpt-4o-transcribe reports token usage; whisper-1 reports none (or only a duration).
+    usage: normaliseUsage(json.usage),
+    completionText: typeof json.text === 'string' ? json.text : undefined,
+  }
+}
+
+export function parseOpenAiResponse(
+  response: UpstreamResponse,
+  request: RelayRequest,
+): ParsedResponse | UpstreamError {
+  const { status, headers, body } = response
+  if (status < 200 || status >= 300) return mapUpstreamError(status, body, headers)
+  const contentType = headerValue(headers, 'content-type')
+  if (request.mode === 'audio-speech') {
+    if (isJson(contentType)) return mapUpstreamError(502, body, headers)
+    return { kind: 'response', body, usage: undefined }
+  }
+  if (request.mode === 'audio-transcription' || request.mode === 'audio-translation') {
+    return parseTranscription(response)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(body.toString('utf8'))
+  } catch {
+    return localError(502, 'unmarshal_response_body_failed', 'upstream returned invalid JSON', { retryable: true })
+  }
+  if (!isRecord(json)) {
+    return localError(502, 'unmarshal_response_body_failed', 'upstream returned an unexpected body', {
+      retryable: true,
+    })
+  }
+  // OpenAI-compatible servers sometimes answer 200 with an error object (reference §2.9).
+  if (isRecord(json.error) && (json.error.type || json.error.message)) {
+    return mapUpstreamError(status, body, headers)
+  }
+  if (request.stream) {
+    // The client expects SSE; a JSON reply it cannot read. Another channel may stream properly.
+    return localError(502, 'upstream_stream_not_supported', 'upstream returned a non-stream reply to a stream request', {
+      retryable: true,
+      type: 'upstream_error',
+    })
+  }
+  const usage = normaliseUsage(json.usage)
+  const needsText = !hasTokens(usage) && (request.mode === 'chat' || request.mode === 'completions')
+  return {
+    kind: 'response',
+    body,
+    usage,
+    completionText: needsText ? choicesText(json, request.mode) : undefined,
+  }
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest'
+import { createOpenAiStreamTransformer } from './openai-stream.ts'
+
+const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta }], ...extra })}\n\n`
+const usageChunk = `data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } })}\n\n`
+
+function run(input: string, dropUsageChunk: boolean, mode: 'chat' | 'completions' = 'chat') {
+  const transformer = createOpenAiStreamTransformer({ mode, dropUsageChunk, completionTextCap: 8 })
+  const output = transformer.push(Buffer.from(input)) + transformer.finish()
+  return { transformer, output }
+}
+
+describe('OpenAI stream transformer', () => {
+  it('appends [DONE] when the upstream stream was cut, and reports it was cut', () => {
+    const { output, transformer } = run(chunk({ content: 'Hi' }), false)
+    expect(output).toBe(`${chunk({ content: 'Hi' })}data: [DONE]\n\n`)
+    expect(transformer.upstreamCompleted).toBe(false)
+  })
+
+  it('never forwards anything after [DONE], nor a second [DONE]', () => {
+    const { output } = run(`data: [DONE]\n\n${chunk({ content: 'late' })}data: [DONE]\n\n`, false)
+    expect(output).toBe('data: [DONE]\n\n')
+  })
+
+  it('drops the usage-only chunk the relay asked for, but keeps its usage', () => {
+    const { output, transformer } = run(chunk({ content: 'Hi' }) + usageChunk + 'data: [DONE]\n\n', true)
+    expect(output).not.toContain('"usage"')
+    expect(transformer.usage).toMatchObject({ promptTokens: 5, completionTokens: 2, totalTokens: 7 })
+    expect(run(usageChunk, false).output).toContain('"total_tokens":7')
+  })
+
+  it('reads usage attached to a content chunk (last wins) and ignores usage:null', () => {
+    const input =
+      chunk({ content: 'a' }, { usage: null }) +
+      chunk({ content: 'b' }, { usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }) +
+      chunk({ content: 'c' }, { usage: { prompt_tokens: 1, completion_tokens: 3, total_tokens: 4 } })
+    const { transformer, output } = run(input, true)
+    expect(transformer.usage?.totalTokens).toBe(4)
+    expect(transformer.completionText).toBe('abc')
+    expect(output.match(/data: \{/g)).toHaveLength(3)
+  })
+
+  it('drops Azure content-filter chunks that have no choices', () => {
+    const filter = 'data: {"choices":[],"prompt_filter_results":[{"prompt_index":0}]}\n\n'
+    expect(run(filter + chunk({ content: 'x' }), false).output).not.toContain('prompt_filter_results')
+  })
+
+  it('accumulates escaped text, caps it, and still counts its full length', () => {
+    const { transformer } = run(chunk({ content: 'a "quoted"\n' }) + chunk({ content: 'tail text' }), false)
+    expect(transformer.completionText).toBe('a "quote')
+    expect(transformer.completionTextLength).toBe('a "quoted"\n'.length + 'tail text'.length)
+  })
+
+  it('reads choices[].text in completions streams', () => {
+    const input = 'data: {"object":"text_completion","choices":[{"text":"Once","index":0}]}\n\n'
+    expect(run(input, false, 'completions').transformer.completionText).toBe('Once')
+  })
+
+  it('records an error object sent inside the stream and forwards it', () => {
+    const error = 'data: {"error":{"message":"overloaded","type":"server_error","code":null}}\n\n'
+    const { transformer, output } = run(error, false)
+    expect(transformer.streamError).toMatchObject({ message: 'overloaded', retryable: true })
+    expect(output).toContain('overloaded')
+  })
+
+  it('keeps memory flat over a long stream', () => {
+    const transformer = createOpenAiStreamTransformer({ mode: 'chat', dropUsageChunk: true })
+    const piece = Buffer.from(chunk({ content: 'word ' }))
+    let forwarded = 0
+    for (let index = 0; index < 50_000; index += 1) forwarded += transformer.push(piece).length
+    expect(forwarded).toBe(piece.length * 50_000)
+    expect(transformer.completionTextLength).toBe(250_000)
+  })
+})

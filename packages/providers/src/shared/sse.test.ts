@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import { type SseEvent, SseParser } from './sse.ts'
+
+function parseAll(pieces: Buffer[]): SseEvent[] {
+  const events: SseEvent[] = []
+  const parser = new SseParser((event) => events.push(event))
+  for (const piece of pieces) parser.push(piece)
+  parser.end()
+  return events
+}
+
+const splitAt = (bytes: Buffer, ...positions: number[]): Buffer[] => {
+  const cuts = [0, ...positions, bytes.length]
+  return cuts.slice(1).map((end, index) => bytes.subarray(cuts[index], end))
+}
+
+describe('SseParser', () => {
+  const stream = Buffer.from(
+    ': keep-alive\n\nevent: delta\ndata: {"text":"Grüße 東京 🌸"}\n\ndata:{"n":2}\r\n\r\ndata: [DONE]\n\n',
+  )
+  const expected = [
+    { data: '{"text":"Grüße 東京 🌸"}', event: 'delta' },
+    { data: '{"n":2}', event: undefined },
+    { data: '[DONE]', event: undefined },
+  ]
+
+  it('reads events, comments, event names, CRLF and data with or without the space', () => {
+    expect(parseAll([stream])).toEqual(expected)
+  })
+
+  it('gives the same events however the bytes are split, even inside multi-byte characters', () => {
+    for (let first = 1; first < stream.length; first += 1) {
+      expect(parseAll(splitAt(stream, first))).toEqual(expected)
+    }
+    expect(parseAll([...stream].map((byte) => Buffer.from([byte])))).toEqual(expected)
+  })
+
+  it('handles a CR at the end of one chunk and its LF at the start of the next', () => {
+    const crlf = Buffer.from('data: a\r\n\r\ndata: b\r\n\r\n')
+    expect(parseAll(splitAt(crlf, 8, 9, 10)).map((event) => event.data)).toEqual(['a', 'b'])
+    expect(parseAll([Buffer.from('data: a\r\rdata: b\r\r')]).map((event) => event.data)).toEqual(['a', 'b'])
+  })
+
+  it('reads lines far longer than 64 KiB', () => {
+    const long = 'x'.repeat(300_000)
+    const bytes = Buffer.from(`data: {"content":"${long}"}\n\n`)
+    const events = parseAll(splitAt(bytes, 1000, 70_000, 200_000))
+    expect(events).toHaveLength(1)
+    expect(events[0].data.length).toBe(long.length + 14)
+  })
+
+  it('joins multi-line data per the spec but splits complete JSON events missing their blank line', () => {
+    expect(parseAll([Buffer.from('data: line one\ndata: line two\n\n')])[0].data).toBe('line one\nline two')
+    expect(parseAll([Buffer.from('data: {"a":1}\ndata: {"b":2}\ndata: [DONE]\n')]).map((e) => e.data)).toEqual([
+      '{"a":1}',
+      '{"b":2}',
+      '[DONE]',
+    ])
+  })
+
+  it('dispatches a final event that has no trailing newline', () => {
+    expect(parseAll([Buffer.from('data: {"last":true}')]).map((event) => event.data)).toEqual(['{"last":true}'])
+  })
+})

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest'
+import { extractErrorFields, mapUpstreamError, toOpenAiErrorBody, transportError } from './upstream-error.ts'
+
+const body = (value: unknown) => Buffer.from(JSON.stringify(value))
+
+describe('upstream error mapping', () => {
+  it('keeps an OpenAI error object as it is', () => {
+    const error = { message: 'bad', type: 'invalid_request_error', param: 'model', code: 'x' }
+    expect(extractErrorFields(400, body({ error }))).toEqual(error)
+  })
+
+  it('finds messages in the other common shapes (reference §2.9)', () => {
+    const shapes = [
+      { message: 'm1' },
+      { msg: 'm1' },
+      { err: 'm1' },
+      { error_msg: 'm1' },
+      { error: 'm1' },
+      { header: { message: 'm1' } },
+      { response: { error: { message: 'm1' } } },
+    ]
+    for (const shape of shapes) expect(extractErrorFields(500, body(shape)).message).toBe('m1')
+  })
+
+  it('falls back to the status code when the body says nothing usable', () => {
+    expect(extractErrorFields(502, Buffer.from('<html>Bad Gateway</html>'))).toEqual({
+      message: 'bad response status code 502',
+      type: 'upstream_error',
+      param: '502',
+      code: 'bad_response_status_code',
+    })
+  })
+
+  it('decides retry and channel disabling', () => {
+    expect(mapUpstreamError(400, body({ error: { message: 'x' } }))).toMatchObject({ retryable: false })
+    expect(mapUpstreamError(404, body({}))).toMatchObject({ retryable: false, disableChannel: false })
+    expect(mapUpstreamError(503, body({}))).toMatchObject({ retryable: true, disableChannel: false })
+    expect(mapUpstreamError(403, body({}))).toMatchObject({ retryable: true, disableChannel: true })
+    const quota = { error: { message: 'You exceeded your current quota', type: 'insufficient_quota' } }
+    expect(mapUpstreamError(429, body(quota))).toMatchObject({ retryable: true, disableChannel: true })
+    const policy = { error: { message: 'rejected', code: 'content_policy_violation' } }
+    expect(mapUpstreamError(500, body(policy))).toMatchObject({ retryable: false })
+  })
+
+  it('does not disable a channel for messages that merely mention credit or balance', () => {
+    const error = { error: { message: 'load balancer busy, credit to the team', type: 'server_error' } }
+    expect(mapUpstreamError(500, body(error)).disableChannel).toBe(false)
+    const low = { error: { message: 'Your credit balance is too low to access the API' } }
+    expect(mapUpstreamError(400, body(low)).disableChannel).toBe(true)
+  })
+
+  it('reads Retry-After seconds and reports 2xx error bodies as a bad gateway', () => {
+    expect(mapUpstreamError(429, body({}), { 'retry-after': '20' }).retryAfterSeconds).toBe(20)
+    expect(mapUpstreamError(200, body({ error: { message: 'x', type: 'y' } })).status).toBe(502)
+  })
+
+  it('maps transport failures without naming the upstream host', () => {
+    expect(transportError({ code: 'UND_ERR_HEADERS_TIMEOUT' })).toMatchObject({ status: 504, retryable: true })
+    const refused = transportError(Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), { code: 'ECONNREFUSED' }))
+    expect(refused).toMatchObject({ status: 502, retryable: true })
+    expect(refused.message).not.toContain('10.0.0.1')
+  })
+
+  it('renders the OpenAI error body for clients', () => {
+    const error = { message: 'm', type: 't', param: null, code: 'c' }
+    expect(JSON.parse(toOpenAiErrorBody(error, ' (request id: 1)'))).toEqual({
+      error: { message: 'm (request id: 1)', type: 't', param: null, code: 'c' },
+    })
+  })
+})

@@ -1,0 +1,179 @@
+/**
+ * Classifies upstream failures once, for the client (OpenAI error shape), the retry policy and the
+ * channel auto-disable monitor. Message extraction follows one-api (reference §2.9); the disable
+ * rules follow reference §2.6 without its over-broad bare "credit"/"balance" substrings.
+ * https://platform.openai.com/docs/guides/error-codes
+ */
+import type { UpstreamError, UpstreamResponse } from '../adaptor.ts'
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+const nonEmptyString = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value : undefined
+
+/** Error types and codes that mean the channel's key or account is unusable. */
+const DISABLING_TYPES = new Set(['insufficient_quota', 'authentication_error', 'permission_error', 'forbidden'])
+const DISABLING_CODES = new Set(['invalid_api_key', 'account_deactivated', 'insufficient_quota'])
+const DISABLING_PHRASES = [
+  'your access was terminated',
+  'violation of our policies',
+  'your credit balance is too low',
+  'organization has been disabled',
+  'organization has been restricted',
+  'permission denied',
+  'api key not valid',
+  'api key expired',
+  'incorrect api key',
+  '已欠费',
+]
+/** Rejections of the request's content: another channel would refuse it too. */
+const CONTENT_POLICY_CODES = new Set(['content_policy_violation', 'content_filter', 'moderation_blocked'])
+
+export interface ErrorFields {
+  message: string
+  type: string
+  param: string | null
+  code: string | number | null
+}
+
+function parseJson(body: Buffer | string): unknown {
+  const text = typeof body === 'string' ? body : body.toString('utf8')
+  const first = text.trimStart()[0]
+  if (first !== '{' && first !== '[') return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** Extracts message/type/param/code from an upstream error body of any common shape. */
+export function extractErrorFields(status: number, body: Buffer | string): ErrorFields {
+  const fallback: ErrorFields = {
+    message: `bad response status code ${status}`,
+    type: 'upstream_error',
+    param: String(status),
+    code: 'bad_response_status_code',
+  }
+  const json = parseJson(body)
+  if (!isRecord(json)) return fallback
+  const error = json.error
+  if (isRecord(error) && nonEmptyString(error.message)) {
+    // OpenAI's own shape: keep the upstream's type/param/code as they are.
+    return {
+      message: error.message as string,
+      type: nonEmptyString(error.type) ?? fallback.type,
+      param: typeof error.param === 'string' ? error.param : null,
+      code: typeof error.code === 'string' || typeof error.code === 'number' ? error.code : null,
+    }
+  }
+  const header = json.header
+  const response = json.response
+  const message =
+    nonEmptyString(error) ??
+    nonEmptyString(json.message) ??
+    nonEmptyString(json.msg) ??
+    nonEmptyString(json.err) ??
+    nonEmptyString(json.error_msg) ??
+    nonEmptyString(json.detail) ??
+    (isRecord(header) ? nonEmptyString(header.message) : undefined) ??
+    (isRecord(response) && isRecord(response.error) ? nonEmptyString(response.error.message) : undefined)
+  return message ? { ...fallback, message } : fallback
+}
+
+/** Whether the error says the channel's key or account is dead (reference §2.6). */
+export function shouldDisableChannel(status: number, fields: ErrorFields): boolean {
+  if (status === 401 || status === 403) return true
+  if (DISABLING_TYPES.has(fields.type)) return true
+  if (typeof fields.code === 'string' && DISABLING_CODES.has(fields.code)) return true
+  const message = fields.message.toLowerCase()
+  return DISABLING_PHRASES.some((phrase) => message.includes(phrase))
+}
+
+function isRetryable(status: number, fields: ErrorFields, disableChannel: boolean): boolean {
+  if (typeof fields.code === 'string' && CONTENT_POLICY_CODES.has(fields.code)) return false
+  // A dead key or exhausted account on this channel says nothing about the next channel.
+  if (disableChannel) return true
+  return status === 408 || status === 429 || status >= 500
+}
+
+function retryAfter(headers: UpstreamResponse['headers'] | undefined): number | undefined {
+  const raw = headers?.['retry-after']
+  const value = Array.isArray(raw) ? raw[0] : raw
+  if (value === undefined) return undefined
+  const seconds = Number(value)
+  // The HTTP-date form would need the clock; adaptors stay pure, so only delta-seconds are read.
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined
+}
+
+/** Maps a non-2xx upstream reply (or a 2xx whose body is an error) to an UpstreamError. */
+export function mapUpstreamError(
+  status: number,
+  body: Buffer | string,
+  headers?: UpstreamResponse['headers'],
+): UpstreamError {
+  const fields = extractErrorFields(status, body)
+  // A 2xx carrying an error object is still a failure; report it as a bad gateway.
+  const clientStatus = status >= 200 && status < 300 ? 502 : status
+  const disableChannel = shouldDisableChannel(clientStatus, fields)
+  return {
+    kind: 'error',
+    status: clientStatus,
+    ...fields,
+    retryable: isRetryable(clientStatus, fields, disableChannel),
+    disableChannel,
+    retryAfterSeconds: retryAfter(headers),
+  }
+}
+
+/** A failure produced locally (bad channel configuration, unparsable upstream reply...). */
+export function localError(
+  status: number,
+  code: string,
+  message: string,
+  options: { retryable?: boolean; type?: string } = {},
+): UpstreamError {
+  return {
+    kind: 'error',
+    status,
+    message,
+    type: options.type ?? 'one_api_error',
+    param: null,
+    code,
+    retryable: options.retryable ?? false,
+    disableChannel: false,
+  }
+}
+
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT',
+  'ABORT_ERR',
+])
+
+/**
+ * Maps a transport failure (undici or node:net error) to a retryable error. The message names the
+ * failure kind only: the upstream host is channel configuration users must not see.
+ */
+export function transportError(cause: unknown): UpstreamError {
+  const code = isRecord(cause) && typeof cause.code === 'string' ? cause.code : undefined
+  const name = isRecord(cause) && typeof cause.name === 'string' ? cause.name : undefined
+  const timedOut = (code !== undefined && TIMEOUT_CODES.has(code)) || name === 'TimeoutError'
+  const message = timedOut
+    ? 'upstream request timed out'
+    : `upstream request failed${code ? ` (${code})` : ''}`
+  return localError(timedOut ? 504 : 502, timedOut ? 'upstream_timeout' : 'do_request_failed', message, {
+    retryable: true,
+    type: 'upstream_error',
+  })
+}
+
+/** The body OpenAI clients expect: `{"error":{"message","type","param","code"}}`. */
+export function toOpenAiErrorBody(error: ErrorFields, messageSuffix = ''): string {
+  return JSON.stringify({
+    error: { message: error.message + messageSuffix, type: error.type, param: error.param, code: error.code },
+  })
+}

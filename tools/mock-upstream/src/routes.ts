@@ -1,0 +1,52 @@
+/**
+ * Maps an incoming path to an endpoint. Accepts `/v1/...`, the same without `/v1` (SDK-style base
+ * URLs that already end in /v1), Azure's `/openai/deployments/{deployment}/...?api-version=`, and
+ * the custom paths of OpenAI-format providers (reference §1.2: Doubao /api/v3/..., Bailian
+ * /compatible-mode/v1/..., Baidu V2 /v2/chat/completions, Minimax /v1/text/chatcompletion_v2).
+ */
+export type Endpoint =
+  | 'chat'
+  | 'completions'
+  | 'embeddings'
+  | 'moderations'
+  | 'images'
+  | 'speech'
+  | 'transcriptions'
+  | 'translations'
+  | 'models'
+
+export interface Route {
+  endpoint: Endpoint
+  /** The Azure deployment name, when the path names one. */
+  deployment?: string
+}
+
+const AZURE = /^\/openai\/deployments\/([^/]+)(\/.*)$/
+
+export function matchRoute(method: string, pathname: string): Route | undefined {
+  let path = pathname
+  let deployment: string | undefined
+  const azure = AZURE.exec(path)
+  if (azure) {
+    deployment = decodeURIComponent(azure[1])
+    path = azure[2]
+  }
+  if (path.startsWith('/v1/')) path = path.slice(3)
+  const endpoint = endpointOf(path)
+  if (!endpoint) return undefined
+  if ((endpoint === 'models') !== (method === 'GET')) return undefined
+  return { endpoint, deployment }
+}
+
+function endpointOf(path: string): Endpoint | undefined {
+  if (path.endsWith('/chat/completions') || path.endsWith('/text/chatcompletion_v2')) return 'chat'
+  if (path === '/completions') return 'completions'
+  if (path.endsWith('/embeddings')) return 'embeddings'
+  if (path === '/moderations') return 'moderations'
+  if (path === '/images/generations') return 'images'
+  if (path === '/audio/speech') return 'speech'
+  if (path === '/audio/transcriptions') return 'transcriptions'
+  if (path === '/audio/translations') return 'translations'
+  if (path === '/models') return 'models'
+  return undefined
+}

@@ -1,0 +1,194 @@
+/**
+ * A fake OpenAI-format upstream on plain node:http, for relay tests and the benchmark. Replies are
+ * precomputed and cached where possible; see usage-rules.ts for the token numbers it reports and
+ * faults.ts for fault injection.
+ */
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { handleChat } from './chat.ts'
+import { handleCompletions } from './completions.ts'
+import { handleEmbeddings, handleImages, handleModels, handleModerations, handleSpeech, handleTranscription } from './endpoints.ts'
+import { sendError, sendJson } from './errors.ts'
+import { type FaultPlan, FaultRules, faultsFromHeaders, faultsFromModel, parseFaultRule, type FaultRule } from './faults.ts'
+import { parseMultipart } from './multipart-fields.ts'
+import { matchRoute, type Route } from './routes.ts'
+
+export interface MockUpstreamOptions {
+  port?: number
+  host?: string
+  /** When set, only these keys (Bearer or Azure `api-key`) are accepted; others get 401 invalid_api_key. */
+  apiKeys?: readonly string[]
+  /** How many recent requests to keep for assertions (0 turns the log off, e.g. for benchmarks). */
+  requestLogSize?: number
+}
+
+export interface RecordedRequest {
+  method: string
+  /** Path including the query string. */
+  path: string
+  headers: IncomingHttpHeaders
+  body: Buffer
+  /** The parsed JSON body, when it was JSON. */
+  json: Record<string, unknown> | undefined
+}
+
+export interface MockUpstream {
+  /** e.g. http://127.0.0.1:41234 (append /v1 for SDK base URLs). */
+  readonly url: string
+  readonly port: number
+  /** Recent requests, oldest first (control calls are not recorded). */
+  readonly requests: readonly RecordedRequest[]
+  addFault(rule: FaultRule): void
+  clearFaults(): void
+  /** Clears the request log and the fault rules. */
+  reset(): void
+  close(): Promise<void>
+}
+
+const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
+
+function keyOf(headers: IncomingHttpHeaders): string {
+  const bearer = headers.authorization?.replace(/^Bearer\s+/i, '')
+  const azure = headers['api-key']
+  return bearer ?? (typeof azure === 'string' ? azure : '')
+}
+
+function parseJsonBody(body: Buffer, contentType: string): Record<string, unknown> | undefined | 'invalid' {
+  if (!contentType.includes('json') && body[0] !== 0x7b) return undefined
+  try {
+    const parsed = JSON.parse(body.toString('utf8'))
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : 'invalid'
+  } catch {
+    return 'invalid'
+  }
+}
+
+export async function startMockUpstream(options: MockUpstreamOptions = {}): Promise<MockUpstream> {
+  const rules = new FaultRules()
+  const log: RecordedRequest[] = []
+  const logSize = options.requestLogSize ?? 200
+  const apiKeys = options.apiKeys ? new Set(options.apiKeys) : undefined
+
+  function control(request: IncomingMessage, response: ServerResponse, pathname: string, body: Buffer): void {
+    const route = `${request.method} ${pathname}`
+    if (route === 'POST /__mock/faults') {
+      let input: unknown
+      try {
+        input = JSON.parse(body.toString('utf8'))
+      } catch {
+        return sendJson(response, 400, JSON.stringify({ error: 'body must be JSON' }))
+      }
+      const parsed = (Array.isArray(input) ? input : [input]).map(parseFaultRule)
+      const invalid = parsed.find((rule) => typeof rule === 'string')
+      if (invalid) return sendJson(response, 400, JSON.stringify({ error: invalid }))
+      for (const rule of parsed as FaultRule[]) rules.add(rule)
+      return sendJson(response, 200, JSON.stringify({ ok: true, rules: rules.list().length }))
+    }
+    if (route === 'GET /__mock/faults') return sendJson(response, 200, JSON.stringify(rules.list()))
+    if (route === 'DELETE /__mock/faults') {
+      rules.clear()
+      return sendJson(response, 200, '{"ok":true}')
+    }
+    if (route === 'GET /__mock/requests') {
+      const requests = log.map(({ method, path, headers, body: bytes }) => ({ method, path, headers, body: bytes.toString('utf8') }))
+      return sendJson(response, 200, JSON.stringify(requests))
+    }
+    if (route === 'POST /__mock/reset') {
+      rules.clear()
+      log.length = 0
+      return sendJson(response, 200, '{"ok":true}')
+    }
+    sendJson(response, 404, JSON.stringify({ error: `unknown control route ${route}` }))
+  }
+
+  async function relay(request: IncomingMessage, response: ServerResponse, route: Route, body: Buffer, path: string): Promise<void> {
+    const contentType = request.headers['content-type'] ?? ''
+    const json = route.endpoint === 'models' ? {} : parseJsonBody(body, contentType)
+    if (logSize > 0) {
+      log.push({ method: request.method ?? '', path, headers: request.headers, body, json: json === 'invalid' ? undefined : json })
+      if (log.length > logSize) log.shift()
+    }
+    if (apiKeys && !apiKeys.has(keyOf(request.headers))) return sendError(response, 401, '')
+    if (json === 'invalid') {
+      const message = 'We could not parse the JSON body of your request. (HINT: This likely means you aren\'t using your HTTP library correctly.)'
+      return sendJson(response, 400, JSON.stringify({ error: { message, type: 'invalid_request_error', param: null, code: null } }))
+    }
+    const form = json === undefined ? parseMultipart(body, contentType) : undefined
+    const rawModel = json?.model ?? form?.fields.model ?? route.deployment ?? ''
+    const model = typeof rawModel === 'string' ? rawModel : ''
+    const faults: FaultPlan = {
+      ...rules.take({ model, authorization: keyOf(request.headers), path }),
+      ...faultsFromModel(model),
+      ...faultsFromHeaders(request.headers),
+    }
+    if (faults.delayMs) await sleep(faults.delayMs)
+    if (faults.status !== undefined && faults.status >= 400) return sendError(response, faults.status, model, faults.body)
+    const input = json ?? {}
+    switch (route.endpoint) {
+      case 'chat':
+        return handleChat(response, input, model, faults)
+      case 'completions':
+        return handleCompletions(response, input, model, faults)
+      case 'embeddings':
+        return handleEmbeddings(response, input, model, faults)
+      case 'moderations':
+        return handleModerations(response, input, model)
+      case 'images':
+        return handleImages(response, input, model, faults)
+      case 'speech':
+        return handleSpeech(response, input, model)
+      case 'transcriptions':
+      case 'translations':
+        return handleTranscription(response, form, route.endpoint === 'translations')
+      case 'models':
+        return handleModels(response)
+    }
+  }
+
+  function handle(request: IncomingMessage, response: ServerResponse, body: Buffer): Promise<void> | void {
+    const path = request.url ?? '/'
+    const pathname = path.split('?', 1)[0]
+    if (pathname.startsWith('/__mock/')) return control(request, response, pathname, body)
+    const route = matchRoute(request.method ?? 'GET', pathname)
+    if (!route) {
+      const message = `Invalid URL (${request.method} ${pathname})`
+      return sendJson(response, 404, JSON.stringify({ error: { message, type: 'invalid_request_error', param: null, code: null } }))
+    }
+    return relay(request, response, route, body, path)
+  }
+
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = []
+    request.on('data', (chunk: Buffer) => chunks.push(chunk))
+    request.on('end', () => {
+      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
+      Promise.resolve(handle(request, response, body)).catch(() => {
+        if (!response.headersSent) sendJson(response, 500, '{"error":{"message":"mock upstream failure","type":"server_error"}}')
+        else response.destroy()
+      })
+    })
+  })
+  server.keepAliveTimeout = 65_000
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve())
+  })
+  const address = server.address() as AddressInfo
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    requests: log,
+    addFault: (rule) => rules.add(rule),
+    clearFaults: () => rules.clear(),
+    reset: () => {
+      rules.clear()
+      log.length = 0
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}

@@ -1,6 +1,7 @@
 import { config as loadDotenv } from 'dotenv'
 import pino from 'pino'
 import { buildApp } from './app.ts'
+import { preloadTokenizers } from './billing/token-counting/encoders.ts'
 import { createRuntime } from './bootstrap.ts'
 import { ConfigError, loadConfig } from './config/env.ts'
 import { DsnError } from './db/dsn.ts'
@@ -27,6 +28,8 @@ async function main(): Promise<void> {
     else logger.fatal({ err: error }, 'start-up failed')
     process.exit(1)
   }
+  // Load the tokenizer vocabularies now rather than on the first request that needs a local count.
+  preloadTokenizers()
   const app = await buildApp(runtime.context, { logger: { level: config.LOG_LEVEL } })
   const address = await app.listen({ port: config.PORT, host: config.HOST })
   logger.info(`One API ${runtime.context.version} listening on ${address}`)

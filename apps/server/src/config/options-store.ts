@@ -23,7 +23,7 @@ export class OptionsStore {
     private readonly dialect: Dialect,
     private readonly bus: EventBus,
   ) {
-    for (const key of OPTION_KEYS) this.values.set(key, OPTION_DEFINITIONS[key].default)
+    for (const key of OPTION_KEYS) this.set(key, OPTION_DEFINITIONS[key].default)
     bus.subscribe(TOPIC, (key) => {
       if (isOptionKey(key)) void this.reload(key)
     })

@@ -1,6 +1,6 @@
-import { toBoolean } from '../db/schema.ts'
 import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../app-context.ts'
+import { toBoolean } from '../db/schema.ts'
 import { authenticateRelay } from './auth/token-auth.ts'
 import { sendRelayError } from './models-routes.ts'
 import type { RelayServices } from './relay-services.ts'
@@ -11,7 +11,11 @@ const UNLIMITED_AMOUNT = 100_000_000
  * OpenAI's old billing endpoints, which chat clients call to show a balance (reference §2.10).
  * Figures are read fresh from the database (quota changes with every request).
  */
-export function registerBillingRoutes(app: FastifyInstance, context: AppContext, services: RelayServices): void {
+export function registerBillingRoutes(
+  app: FastifyInstance,
+  context: AppContext,
+  services: RelayServices,
+): void {
   const { options, db } = context
   const read = async (authorization: string | undefined, ip: string) => {
     const caller = await authenticateRelay(services.cache, authorization, ip)
@@ -20,18 +24,27 @@ export function registerBillingRoutes(app: FastifyInstance, context: AppContext,
       .select(['remain_quota', 'used_quota', 'unlimited_quota', 'expired_time'])
       .where('id', '=', caller.token.id)
       .executeTakeFirstOrThrow()
-    const user = await db.selectFrom('users').select(['quota', 'used_quota']).where('id', '=', caller.user.id).executeTakeFirstOrThrow()
+    const user = await db
+      .selectFrom('users')
+      .select(['quota', 'used_quota'])
+      .where('id', '=', caller.user.id)
+      .executeTakeFirstOrThrow()
     return { token, user }
   }
   const inUnits = (quota: number) =>
     options.boolean('DisplayInCurrencyEnabled') ? quota / options.number('QuotaPerUnit') : quota
 
-  const subscription = async (request: { headers: { authorization?: string }; ip: string; id: string }, reply: never) => {
+  const subscription = async (
+    request: { headers: { authorization?: string }; ip: string; id: string },
+    reply: never,
+  ) => {
     try {
       const { token, user } = await read(request.headers.authorization, request.ip)
       let amount: number
       if (options.boolean('DisplayTokenStatEnabled')) {
-        amount = toBoolean(token.unlimited_quota) ? UNLIMITED_AMOUNT : inUnits(Number(token.remain_quota) + Number(token.used_quota))
+        amount = toBoolean(token.unlimited_quota)
+          ? UNLIMITED_AMOUNT
+          : inUnits(Number(token.remain_quota) + Number(token.used_quota))
       } else {
         amount = inUnits(Number(user.quota) + Number(user.used_quota))
       }
@@ -47,10 +60,15 @@ export function registerBillingRoutes(app: FastifyInstance, context: AppContext,
       return sendRelayError(reply, error, request.id)
     }
   }
-  const usage = async (request: { headers: { authorization?: string }; ip: string; id: string }, reply: never) => {
+  const usage = async (
+    request: { headers: { authorization?: string }; ip: string; id: string },
+    reply: never,
+  ) => {
     try {
       const { token, user } = await read(request.headers.authorization, request.ip)
-      const used = options.boolean('DisplayTokenStatEnabled') ? Number(token.used_quota) : Number(user.used_quota)
+      const used = options.boolean('DisplayTokenStatEnabled')
+        ? Number(token.used_quota)
+        : Number(user.used_quota)
       return { object: 'list', total_usage: (used / options.number('QuotaPerUnit')) * 100 }
     } catch (error) {
       return sendRelayError(reply, error, request.id)

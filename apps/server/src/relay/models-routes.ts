@@ -6,7 +6,11 @@ import { authenticateRelay, type RelayCaller } from './auth/token-auth.ts'
 import type { RelayServices } from './relay-services.ts'
 
 /** GET /v1/models and /v1/models/:model: what this token may use, in OpenAI's list shape. */
-export function registerModelRoutes(app: FastifyInstance, _context: AppContext, services: RelayServices): void {
+export function registerModelRoutes(
+  app: FastifyInstance,
+  _context: AppContext,
+  services: RelayServices,
+): void {
   const owners = new Map(builtInModelCatalogue().map((model) => [model.id, model.owned_by]))
   const toModel = (id: string) => ({
     id,
@@ -31,7 +35,13 @@ export function registerModelRoutes(app: FastifyInstance, _context: AppContext, 
       const caller = await authenticateRelay(services.cache, request.headers.authorization, request.ip)
       const { model } = request.params as { model: string }
       if (!available(caller).includes(model)) {
-        throw new RelayError(404, `The model '${model}' does not exist`, 'model_not_found', 'invalid_request_error', 'model')
+        throw new RelayError(
+          404,
+          `The model '${model}' does not exist`,
+          'model_not_found',
+          'invalid_request_error',
+          'model',
+        )
       }
       return toModel(model)
     } catch (error) {
@@ -40,7 +50,11 @@ export function registerModelRoutes(app: FastifyInstance, _context: AppContext, 
   })
 }
 
-export function sendRelayError(reply: { code(status: number): { send(body: unknown): unknown } }, error: unknown, requestId: string) {
+export function sendRelayError(
+  reply: { code(status: number): { send(body: unknown): unknown } },
+  error: unknown,
+  requestId: string,
+) {
   if (error instanceof RelayError) return reply.code(error.status).send(error.toBody(requestId))
   throw error
 }

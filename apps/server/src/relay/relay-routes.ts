@@ -43,12 +43,18 @@ const NOT_IMPLEMENTED = [
 ]
 
 /** The relay surface (/v1/*, /dashboard/*), in its own scope: raw bodies, CORS, larger limit. */
-export async function registerRelayRoutes(app: FastifyInstance, context: AppContext, services: RelayServices) {
+export async function registerRelayRoutes(
+  app: FastifyInstance,
+  context: AppContext,
+  services: RelayServices,
+) {
   await app.register(async (relay) => {
     relay.removeAllContentTypeParsers()
     // The body is kept as the client's bytes so it can be passed through unchanged.
-    relay.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: RELAY_BODY_LIMIT }, (_request, body, done) =>
-      done(null, body),
+    relay.addContentTypeParser(
+      '*',
+      { parseAs: 'buffer', bodyLimit: RELAY_BODY_LIMIT },
+      (_request, body, done) => done(null, body),
     )
     relay.addHook('onRequest', async (request, reply) => {
       reply.header('access-control-allow-origin', request.headers.origin ?? '*')
@@ -56,7 +62,10 @@ export async function registerRelayRoutes(app: FastifyInstance, context: AppCont
       if (request.method === 'OPTIONS') {
         reply
           .header('access-control-allow-methods', 'GET, POST, PUT, DELETE, OPTIONS')
-          .header('access-control-allow-headers', request.headers['access-control-request-headers'] ?? 'authorization, content-type')
+          .header(
+            'access-control-allow-headers',
+            request.headers['access-control-request-headers'] ?? 'authorization, content-type',
+          )
           .header('access-control-max-age', '86400')
           .code(204)
           .send()
@@ -64,9 +73,20 @@ export async function registerRelayRoutes(app: FastifyInstance, context: AppCont
     })
     relay.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
       const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 500
-      const message = status === 413 ? 'The request body is too large' : status === 500 ? 'Internal error of the gateway' : error.message
+      const message =
+        status === 413
+          ? 'The request body is too large'
+          : status === 500
+            ? 'Internal error of the gateway'
+            : error.message
       if (status === 500) request.log.error({ err: error }, 'relay error')
-      reply.code(status).send(new RelayError(status, message, error.code ?? 'invalid_request', 'invalid_request_error').toBody(request.id))
+      reply
+        .code(status)
+        .send(
+          new RelayError(status, message, error.code ?? 'invalid_request', 'invalid_request_error').toBody(
+            request.id,
+          ),
+        )
     })
     for (const [url, mode] of RELAYED) relay.post(url, createRelayHandler(context, services, mode))
     relay.options('/v1/*', async () => undefined)
@@ -77,7 +97,9 @@ export async function registerRelayRoutes(app: FastifyInstance, context: AppCont
       })
     }
     relay.delete('/v1/models/:model', async (request, reply) =>
-      reply.code(501).send(new RelayError(501, 'API not implemented', 'api_not_implemented').toBody(request.id)),
+      reply
+        .code(501)
+        .send(new RelayError(501, 'API not implemented', 'api_not_implemented').toBody(request.id)),
     )
     registerModelRoutes(relay, context, services)
     registerBillingRoutes(relay, context, services)

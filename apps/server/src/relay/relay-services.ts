@@ -30,7 +30,9 @@ export async function createRelayServices(
 ): Promise<RelayServices> {
   const router = new ChannelRouter(db, bus)
   await router.load()
-  const logWriter = new LogWriter(logDb, (error) => logger.error({ err: error }, 'writing consume logs failed; will retry'))
+  const logWriter = new LogWriter(logDb, (error) =>
+    logger.error({ err: error }, 'writing consume logs failed; will retry'),
+  )
   const upstream = new UpstreamClient({ proxy: config.RELAY_PROXY, timeoutSeconds: config.RELAY_TIMEOUT })
   return {
     cache: new RelayCache(db, bus, config.SYNC_FREQUENCY * 1000),

@@ -1,4 +1,5 @@
-import type { Kysely, Selectable, Transaction } from 'kysely'
+import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely'
+import type { Dialect } from '../database.ts'
 import type { MainSchema, UsersTable } from '../schema.ts'
 
 export type UserRow = Selectable<UsersTable>
@@ -78,4 +79,100 @@ export function normalizeUser(row: UserRow): UserRow {
     request_count: Number(row.request_count ?? 0),
     inviter_id: Number(row.inviter_id ?? 0),
   }
+}
+
+// ---- Administration: lists, search and status changes (admin/users) ----
+
+const DELETED_STATUS = 3
+
+/**
+ * A case-insensitive "starts with" condition. Wildcards in the text are escaped with '!', an
+ * escape character the three dialects accept alike ('\' means different things in each).
+ */
+export function startsWith(dialect: Dialect, column: string, text: string) {
+  const pattern = `${text.replace(/[!%_]/g, (character) => `!${character}`)}%`
+  const operator = dialect === 'postgres' ? sql.raw('ilike') : sql.raw('like')
+  return sql<boolean>`${sql.ref(column)} ${operator} ${pattern} escape '!'`
+}
+
+export type UserListOrder = 'quota' | 'used_quota' | 'request_count' | 'id'
+
+/** One page of the users that are not deleted, by the column descending, then newest first. */
+export function listUsers(db: Executor, order: UserListOrder, offset: number, limit: number) {
+  let query = db.selectFrom('users').selectAll().where('status', '!=', DELETED_STATUS)
+  if (order !== 'id') query = query.orderBy(order, 'desc')
+  return query.orderBy('id', 'desc').limit(limit).offset(offset).execute()
+}
+
+export interface UserSearch {
+  /** Matches the id exactly, or a username, email or display name by prefix. */
+  keyword: string
+  /** Matches the last sign-in address exactly. */
+  ip: string
+}
+
+export function searchUsers(db: Executor, dialect: Dialect, search: UserSearch, limit: number) {
+  let query = db.selectFrom('users').selectAll().where('status', '!=', DELETED_STATUS)
+  if (search.keyword) {
+    const id = /^\d{1,9}$/.test(search.keyword) ? Number(search.keyword) : undefined
+    query = query.where((eb) =>
+      eb.or([
+        ...(id === undefined ? [] : [eb('id', '=', id)]),
+        startsWith(dialect, 'username', search.keyword),
+        startsWith(dialect, 'email', search.keyword),
+        startsWith(dialect, 'display_name', search.keyword),
+      ]),
+    )
+  }
+  if (search.ip) query = query.where('last_login_ip', '=', search.ip)
+  return query.orderBy('id', 'desc').limit(limit).execute()
+}
+
+/** Users whose last sign-in address is shared with another user: likely duplicate registrations. */
+export function listUsersSharingIp(db: Executor, offset: number, limit: number) {
+  const sharedAddresses = db
+    .selectFrom('users')
+    .select('last_login_ip')
+    .where('last_login_ip', '!=', '')
+    .where('status', '!=', DELETED_STATUS)
+    .groupBy('last_login_ip')
+    .having((eb) => eb.fn.countAll(), '>', 1)
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('status', '!=', DELETED_STATUS)
+    .where('last_login_ip', 'in', sharedAddresses)
+    .orderBy('last_login_ip')
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute()
+}
+
+export async function updateUserFields(db: Executor, id: number, changes: Updateable<UsersTable>) {
+  await db.updateTable('users').set(changes).where('id', '=', id).execute()
+}
+
+/**
+ * Soft delete as one-api: the row stays for logs and quota history, the username is freed and the
+ * access token revoked. `freedUsername` is the new, unique name.
+ */
+export async function softDeleteUser(db: Executor, id: number, freedUsername: string) {
+  await updateUserFields(db, id, { status: DELETED_STATUS, username: freedUsername, access_token: null })
+}
+
+/**
+ * Adds `delta` to a user's quota unless the user is deleted or, for a debit, the balance would go
+ * below zero; one conditional statement, so concurrent spending cannot slip in between.
+ * Returns whether the row changed.
+ */
+export async function adjustUserQuota(db: Executor, id: number, delta: number): Promise<boolean> {
+  let query = db
+    .updateTable('users')
+    .set((eb) => ({ quota: eb('quota', '+', delta) }))
+    .where('id', '=', id)
+    .where('status', '!=', DELETED_STATUS)
+  if (delta < 0) query = query.where('quota', '>=', -delta)
+  const result = await query.executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
 }

@@ -95,7 +95,13 @@ export class RelayCache {
       .where('id', '=', id)
       .executeTakeFirst()
     const value = row
-      ? { id: row.id, username: row.username, status: row.status, role: row.role, group: row.group || 'default' }
+      ? {
+          id: row.id,
+          username: row.username,
+          status: row.status,
+          role: row.role,
+          group: row.group || 'default',
+        }
       : undefined
     this.remember(this.users, id, value)
     return value

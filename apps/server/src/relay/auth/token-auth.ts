@@ -18,30 +18,60 @@ export async function authenticateRelay(
   authorization: string | undefined,
   clientIp: string,
 ): Promise<RelayCaller> {
-  const raw = (authorization ?? '').replace(/^Bearer\s+/i, '').trim().replace(/^sk-/, '')
-  if (!raw) throw new RelayError(401, 'No API key provided: send Authorization: Bearer sk-…', 'missing_api_key', 'invalid_request_error')
+  const raw = (authorization ?? '')
+    .replace(/^Bearer\s+/i, '')
+    .trim()
+    .replace(/^sk-/, '')
+  if (!raw)
+    throw new RelayError(
+      401,
+      'No API key provided: send Authorization: Bearer sk-…',
+      'missing_api_key',
+      'invalid_request_error',
+    )
   const [key, channelPart] = raw.split('-')
   if (!/^[A-Za-z0-9]{1,48}$/.test(key)) throw invalidKey()
   const token = await cache.token(key)
   if (!token) throw invalidKey()
   if (token.status === TokenStatus.exhausted) {
-    throw new RelayError(401, `The quota of token ${token.name} (#${token.id}) is used up`, 'token_quota_exhausted')
+    throw new RelayError(
+      401,
+      `The quota of token ${token.name} (#${token.id}) is used up`,
+      'token_quota_exhausted',
+    )
   }
-  if (token.status === TokenStatus.expired || (token.expiredTime !== -1 && token.expiredTime < Date.now() / 1000)) {
+  if (
+    token.status === TokenStatus.expired ||
+    (token.expiredTime !== -1 && token.expiredTime < Date.now() / 1000)
+  ) {
     throw new RelayError(401, 'This token has expired', 'token_expired')
   }
-  if (token.status !== TokenStatus.enabled) throw new RelayError(401, 'This token is disabled', 'token_disabled')
-  if (token.subnets && !token.subnets.check(normalizeIp(clientIp), clientIp.includes(':') && !clientIp.startsWith('::ffff:') ? 'ipv6' : 'ipv4')) {
+  if (token.status !== TokenStatus.enabled)
+    throw new RelayError(401, 'This token is disabled', 'token_disabled')
+  if (
+    token.subnets &&
+    !token.subnets.check(
+      normalizeIp(clientIp),
+      clientIp.includes(':') && !clientIp.startsWith('::ffff:') ? 'ipv6' : 'ipv4',
+    )
+  ) {
     throw new RelayError(403, `This token may not be used from ${clientIp}`, 'ip_not_allowed')
   }
   const user = await cache.user(token.userId)
-  if (!isUserEnabled(user)) throw new RelayError(403, 'The account of this token is disabled', 'user_disabled')
+  if (!isUserEnabled(user))
+    throw new RelayError(403, 'The account of this token is disabled', 'user_disabled')
   let pinnedChannelId: number | undefined
   if (channelPart !== undefined) {
-    if (user.role < Role.admin) throw new RelayError(403, 'Only administrators may pin a channel', 'channel_pinning_forbidden')
+    if (user.role < Role.admin)
+      throw new RelayError(403, 'Only administrators may pin a channel', 'channel_pinning_forbidden')
     pinnedChannelId = Number(channelPart)
     if (!Number.isInteger(pinnedChannelId) || pinnedChannelId <= 0) {
-      throw new RelayError(400, `Invalid channel id: ${channelPart}`, 'invalid_channel_id', 'invalid_request_error')
+      throw new RelayError(
+        400,
+        `Invalid channel id: ${channelPart}`,
+        'invalid_channel_id',
+        'invalid_request_error',
+      )
     }
   }
   return { token, user, pinnedChannelId }
@@ -49,7 +79,12 @@ export async function authenticateRelay(
 
 export function checkModelAllowed(token: CachedToken, model: string): void {
   if (token.models && !token.models.has(model)) {
-    throw new RelayError(403, `This token may not use the model ${model}`, 'model_not_allowed', 'invalid_request_error')
+    throw new RelayError(
+      403,
+      `This token may not use the model ${model}`,
+      'model_not_allowed',
+      'invalid_request_error',
+    )
   }
 }
 

@@ -1,8 +1,8 @@
 import { LogType } from '@one-api/contracts'
-import type { NewLog } from '../../db/repositories/logs-repository.ts'
-import type { Charge } from '../../billing/request-cost.ts'
 import { describeRatios } from '../../billing/pricing/quota.ts'
 import type { ResolvedPricing } from '../../billing/pricing/resolve-pricing.ts'
+import type { Charge } from '../../billing/request-cost.ts'
+import type { NewLog } from '../../db/repositories/logs-repository.ts'
 import type { RoutedChannel } from '../routing/routed-channel.ts'
 import { elapsedMilliseconds, type RelayState } from './relay-state.ts'
 
@@ -16,7 +16,9 @@ export function consumeLog(
 ): NewLog {
   const { caller } = state
   const textModes = state.mode === 'chat' || state.mode === 'completions'
-  const parts = [describeRatios(pricing.modelRatio, pricing.groupRatio, textModes ? pricing.completionRatio : undefined)]
+  const parts = [
+    describeRatios(pricing.modelRatio, pricing.groupRatio, textModes ? pricing.completionRatio : undefined),
+  ]
   if (charge.estimated) parts.push('tokens counted locally (the upstream reported no usage)')
   parts.push(...notes)
   return {

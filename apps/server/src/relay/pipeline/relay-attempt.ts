@@ -3,8 +3,8 @@ import type { Adaptor, RelayRequest, UpstreamError, UpstreamRequest } from '@one
 import { isUpstreamError, transportError } from '@one-api/providers'
 import type { FastifyReply } from 'fastify'
 import type { Reservation } from '../../billing/ledger/ledger.ts'
-import { type Charge, type CostInput, chargeFor } from '../../billing/request-cost.ts'
 import type { ResolvedPricing } from '../../billing/pricing/resolve-pricing.ts'
+import { type Charge, type CostInput, chargeFor } from '../../billing/request-cost.ts'
 import type { RoutedChannel } from '../routing/routed-channel.ts'
 import type { RelayState } from './relay-state.ts'
 import type { UpstreamClient } from './upstream-client.ts'
@@ -21,10 +21,16 @@ export interface AttemptInput {
 }
 
 /** `served`: the client got an answer (billing is the caller's job); `failed`: nothing was sent yet. */
-export type AttemptOutcome = { kind: 'served'; charge: Charge; notes: string[] } | { kind: 'failed'; error: UpstreamError }
+export type AttemptOutcome =
+  | { kind: 'served'; charge: Charge; notes: string[] }
+  | { kind: 'failed'; error: UpstreamError }
 
 /** One try against one channel. Never retries itself; never writes to the client on failure. */
-export async function runAttempt(upstream: UpstreamClient, reply: FastifyReply, input: AttemptInput): Promise<AttemptOutcome> {
+export async function runAttempt(
+  upstream: UpstreamClient,
+  reply: FastifyReply,
+  input: AttemptInput,
+): Promise<AttemptOutcome> {
   const { state, channel, adaptor, relayRequest } = input
   const built = adaptor.buildRequest(relayRequest, {
     type: channel.type,
@@ -54,10 +60,16 @@ export async function runAttempt(upstream: UpstreamClient, reply: FastifyReply, 
     return { kind: 'failed', error: transportError(error) }
   }
   state.upstreamNanos += process.hrtime.bigint() - sentAt
-  const parsed = adaptor.parseResponse({ status: response.statusCode, headers: response.headers, body }, relayRequest)
+  const parsed = adaptor.parseResponse(
+    { status: response.statusCode, headers: response.headers, body },
+    relayRequest,
+  )
   if (isUpstreamError(parsed)) return { kind: 'failed', error: parsed }
   const charge = chargeFor(input.cost, input.promptEstimate, parsed.usage, parsed.completionText)
-  reply.code(response.statusCode).header('content-type', contentType || 'application/json').send(parsed.body)
+  reply
+    .code(response.statusCode)
+    .header('content-type', contentType || 'application/json')
+    .send(parsed.body)
   return { kind: 'served', charge, notes: [] }
 }
 
@@ -87,7 +99,9 @@ async function streamResponse(
     }
   } catch {
     // The client left (the upstream call was aborted) or the upstream cut the stream.
-    notes.push(state.clientGone.signal.aborted ? 'client disconnected before the end' : 'upstream stream broke off')
+    notes.push(
+      state.clientGone.signal.aborted ? 'client disconnected before the end' : 'upstream stream broke off',
+    )
   }
   state.upstreamNanos += process.hrtime.bigint() - sentAt
   if (!transformer.upstreamCompleted && notes.length === 0) notes.push('upstream ended without [DONE]')

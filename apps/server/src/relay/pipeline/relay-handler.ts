@@ -8,8 +8,8 @@ import {
 } from '@one-api/providers'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
-import { type CostInput, estimatePromptTokens, reservationFor } from '../../billing/request-cost.ts'
 import { resolvePricing } from '../../billing/pricing/resolve-pricing.ts'
+import { type CostInput, estimatePromptTokens, reservationFor } from '../../billing/request-cost.ts'
 import { RelayError } from '../auth/relay-error.ts'
 import { authenticateRelay, checkModelAllowed } from '../auth/token-auth.ts'
 import type { RelayServices } from '../relay-services.ts'
@@ -59,7 +59,9 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
       }
       request.log.error({ err: error }, 'relay failed')
       if (!reply.sent && !reply.raw.headersSent) {
-        reply.code(500).send(new RelayError(500, 'Internal error of the gateway', 'internal_error').toBody(request.id))
+        reply
+          .code(500)
+          .send(new RelayError(500, 'Internal error of the gateway', 'internal_error').toBody(request.id))
       }
     }
   }
@@ -130,7 +132,16 @@ async function serve(
       contentType: state.contentType,
       accept: state.accept,
     }
-    const input = { state, channel, adaptor, relayRequest, cost, pricing, promptEstimate, reservation: reserved.reservation }
+    const input = {
+      state,
+      channel,
+      adaptor,
+      relayRequest,
+      cost,
+      pricing,
+      promptEstimate,
+      reservation: reserved.reservation,
+    }
     const outcome = await runAttempt(services.upstream, reply, input)
     const labels = { channel: String(channel.id), model: facts.model }
     if (outcome.kind === 'served') {
@@ -166,17 +177,28 @@ async function serve(
       'invalid_request_error',
     )
   }
-  throw new RelayError(503, `No available channel for model ${facts.model} in group ${group}`, 'no_available_channel')
+  throw new RelayError(
+    503,
+    `No available channel for model ${facts.model} in group ${group}`,
+    'no_available_channel',
+  )
 }
 
 async function pinnedChannel(context: AppContext, id: number): Promise<RoutedChannel> {
   const row = await context.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst()
-  if (!row) throw new RelayError(400, `Channel #${id} does not exist`, 'invalid_channel_id', 'invalid_request_error')
-  if (row.status !== ChannelStatus.enabled) throw new RelayError(403, `Channel #${id} is disabled`, 'channel_disabled')
+  if (!row)
+    throw new RelayError(400, `Channel #${id} does not exist`, 'invalid_channel_id', 'invalid_request_error')
+  if (row.status !== ChannelStatus.enabled)
+    throw new RelayError(403, `Channel #${id} is disabled`, 'channel_disabled')
   return toRoutedChannel(row)
 }
 
-function recordMetrics(services: RelayServices, state: RelayState, labels: { channel: string; model: string }, status: number) {
+function recordMetrics(
+  services: RelayServices,
+  state: RelayState,
+  labels: { channel: string; model: string },
+  status: number,
+) {
   const total = process.hrtime.bigint() - state.startedAt
   services.metrics.requests.inc({ ...labels, status: String(status) })
   services.metrics.duration.observe(labels, Number(total) / 1e9)

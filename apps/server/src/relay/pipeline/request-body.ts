@@ -19,7 +19,12 @@ const DEFAULT_MODELS: Partial<Record<RelayMode, string>> = {
 const MAX_TOKENS_LIMIT = 2 ** 30
 
 /** Parses and checks the body once, at the edge (reference §2.4 step 1 validation). */
-export function readRelayBody(mode: RelayMode, body: Buffer, contentType: string, pathModel?: string): RelayBodyFacts {
+export function readRelayBody(
+  mode: RelayMode,
+  body: Buffer,
+  contentType: string,
+  pathModel?: string,
+): RelayBodyFacts {
   if (mode === 'audio-transcription' || mode === 'audio-translation') {
     const model = readMultipartField(body, contentType, 'model') ?? DEFAULT_MODELS[mode]!
     return { json: undefined, model, stream: false, clientWantsUsage: false }
@@ -30,11 +35,14 @@ export function readRelayBody(mode: RelayMode, body: Buffer, contentType: string
   } catch {
     throw invalid('The request body is not valid JSON')
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw invalid('The request body must be a JSON object')
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw invalid('The request body must be a JSON object')
   const record = json as Record<string, unknown>
-  const model = typeof record.model === 'string' && record.model ? record.model : (pathModel ?? DEFAULT_MODELS[mode])
+  const model =
+    typeof record.model === 'string' && record.model ? record.model : (pathModel ?? DEFAULT_MODELS[mode])
   if (!model) throw invalid('model is required', 'model')
-  if (record.model !== undefined && typeof record.model !== 'string') throw invalid('model must be a string', 'model')
+  if (record.model !== undefined && typeof record.model !== 'string')
+    throw invalid('model must be a string', 'model')
   checkModeFields(mode, record)
   const maxTokens = readMaxTokens(record)
   const streamOptions = record.stream_options as { include_usage?: unknown } | undefined
@@ -52,10 +60,12 @@ function checkModeFields(mode: RelayMode, record: Record<string, unknown>): void
     throw invalid('messages must be a non-empty array', 'messages')
   }
   if (mode === 'completions' && record.prompt === undefined) throw invalid('prompt is required', 'prompt')
-  if ((mode === 'embeddings' || mode === 'moderations') && record.input === undefined) throw invalid('input is required', 'input')
+  if ((mode === 'embeddings' || mode === 'moderations') && record.input === undefined)
+    throw invalid('input is required', 'input')
   if (mode === 'images' && typeof record.prompt !== 'string') throw invalid('prompt is required', 'prompt')
   if (mode === 'audio-speech' && typeof record.input !== 'string') throw invalid('input is required', 'input')
-  if (record.stream !== undefined && typeof record.stream !== 'boolean') throw invalid('stream must be a boolean', 'stream')
+  if (record.stream !== undefined && typeof record.stream !== 'boolean')
+    throw invalid('stream must be a boolean', 'stream')
 }
 
 function readMaxTokens(record: Record<string, unknown>): number | undefined {
@@ -82,7 +92,9 @@ export function readMultipartField(body: Buffer, contentType: string, name: stri
     if (headerEnd === -1) continue
     const headers = part.slice(0, headerEnd)
     if (new RegExp(`name="${name}"`, 'i').test(headers) && !/filename=/i.test(headers)) {
-      return Buffer.from(part.slice(headerEnd + 4).replace(/\r\n$/, ''), 'latin1').toString('utf8').trim()
+      return Buffer.from(part.slice(headerEnd + 4).replace(/\r\n$/, ''), 'latin1')
+        .toString('utf8')
+        .trim()
     }
   }
   return undefined

@@ -37,7 +37,11 @@ export class ChannelRouter {
       .selectFrom('abilities')
       .innerJoin('channels', 'channels.id', 'abilities.channel_id')
       .selectAll('channels')
-      .select(['abilities.group as ability_group', 'abilities.model as ability_model', 'abilities.priority as ability_priority'])
+      .select([
+        'abilities.group as ability_group',
+        'abilities.model as ability_model',
+        'abilities.priority as ability_priority',
+      ])
       .where('abilities.enabled', '=', true)
       .where('channels.status', '=', ChannelStatus.enabled)
       .execute()

@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ApiClient } from '../../testing/http-client.ts'
+import { startTestApp, type TestApp } from '../../testing/test-app.ts'
+import { testDialects } from '../../testing/test-databases.ts'
+import {
+  createSignedInUser,
+  logsOfType,
+  readUser,
+  signInAsRoot,
+  snapshotTable,
+  type TestUser,
+} from './user-test-fixtures.ts'
+
+describe.each(testDialects())('creating, editing and deleting users on %s', (dialect) => {
+  let server: TestApp
+  let root: ApiClient
+  let admin: TestUser
+  let member: TestUser
+  beforeAll(async () => {
+    server = await startTestApp(dialect)
+    root = await signInAsRoot(server)
+    admin = await createSignedInUser(server, 'editadmin', 10)
+    member = await createSignedInUser(server, 'editmember')
+  })
+  afterAll(async () => {
+    await server?.close()
+  })
+
+  const canSignIn = async (username: string, password: string) =>
+    (await new ApiClient(server.baseUrl).post('/api/user/login', { username, password })).status === 200
+
+  it('creates a normal user with a default token, whatever role the body asks for', async () => {
+    const response = await admin.client.post('/api/user/', {
+      username: 'made',
+      display_name: 'Made Here',
+      password: 'password-456',
+      role: 100,
+    })
+    expect(response.status).toBe(200)
+    expect(response.body.data).toMatchObject({
+      username: 'made',
+      display_name: 'Made Here',
+      role: 1,
+      status: 1,
+    })
+    expect(response.body.data).not.toHaveProperty('password')
+    expect(await canSignIn('made', 'password-456')).toBe(true)
+    const tokens = await server.context.db
+      .selectFrom('tokens')
+      .select('name')
+      .where('user_id', '=', response.body.data.id)
+      .execute()
+    expect(tokens).toEqual([{ name: 'default' }])
+    const plain = await admin.client.post('/api/user/', { username: 'plain', password: 'password-456' })
+    expect(plain.body.data.display_name).toBe('plain')
+  })
+
+  it('refuses bad new users without creating anything', async () => {
+    const before = await snapshotTable(server, 'users')
+    const cases: Array<[unknown, number, RegExp]> = [
+      [{ password: 'password-456' }, 400, /username is required/],
+      [{ username: 'nopass' }, 400, /password is required/],
+      [{ username: 'short', password: '1234567' }, 400, /at least 8/],
+      [{ username: 'long', password: 'x'.repeat(21) }, 400, /at most 20/],
+      [{ username: 'thirteenchars', password: 'password-456' }, 400, /at most 12/],
+      [{ username: 12, password: 'password-456' }, 400, /username/],
+      [{ username: 'editmember', password: 'password-456' }, 409, /already taken/],
+    ]
+    for (const [body, status, message] of cases) {
+      const response = await admin.client.post('/api/user/', body)
+      expect(response.status, JSON.stringify(body)).toBe(status)
+      expect(response.body).toMatchObject({ success: false, message: expect.stringMatching(message) })
+    }
+    const malformed = await admin.client.request('POST', '/api/user/', { raw: '{"username":' })
+    expect(malformed.status).toBe(400)
+    expect(malformed.body.message).toMatch(/not valid JSON/)
+    expect(await snapshotTable(server, 'users')).toEqual(before)
+  })
+
+  it('edits another user, keeps a blank password, and logs a quota change', async () => {
+    const target = await createSignedInUser(server, 'editee')
+    const response = await admin.client.put('/api/user/', {
+      id: target.id,
+      username: 'edited',
+      display_name: 'Edited Name',
+      password: '',
+      email: 'edited@example.com',
+      group: 'vip',
+      quota: 5000,
+      role: 100,
+      status: 2,
+    })
+    expect(response.status).toBe(200)
+    expect(response.body.data).toMatchObject({
+      id: target.id,
+      username: 'edited',
+      display_name: 'Edited Name',
+      email: 'edited@example.com',
+      group: 'vip',
+      quota: 5000,
+      role: 1,
+      status: 1,
+    })
+    expect(await canSignIn('edited', 'password-123')).toBe(true)
+    const logs = (await logsOfType(server, 3)).filter((log) => log.user_id === target.id)
+    expect(logs).toHaveLength(1)
+    expect(logs[0]).toMatchObject({
+      username: 'edited',
+      content: 'Administrator changed the user quota from $0.000000 quota to $0.010000 quota',
+    })
+
+    const samequota = { id: target.id, username: 'edited', group: 'vip', quota: 5000 }
+    const renamed = await admin.client.put('/api/user/', { ...samequota, password: 'fresh-pass-1' })
+    expect(renamed.status).toBe(200)
+    expect(await canSignIn('edited', 'fresh-pass-1')).toBe(true)
+    expect((await logsOfType(server, 3)).filter((log) => log.user_id === target.id)).toHaveLength(1)
+  })
+
+  it('refuses bad edits without changing anything', async () => {
+    await server.context.db
+      .updateTable('users')
+      .set({ email: 'taken@example.com' })
+      .where('id', '=', admin.id)
+      .execute()
+    const valid = { id: member.id, username: 'editmember', group: 'default', quota: 10 }
+    const before = await snapshotTable(server, 'users')
+    const logsBefore = (await logsOfType(server, 3)).length
+    const cases: Array<[unknown, number, RegExp]> = [
+      [{ ...valid, group: 'nosuchgroup' }, 400, /Group "nosuchgroup" does not exist/],
+      [{ ...valid, quota: 1.5 }, 400, /quota must be an integer/],
+      [{ ...valid, quota: '100' }, 400, /quota/],
+      [{ ...valid, quota: -5 }, 400, /must not be negative/],
+      [{ ...valid, quota: 1e20 }, 400, /quota/],
+      [{ ...valid, quota: undefined }, 400, /quota/],
+      [{ ...valid, id: undefined }, 400, /id/],
+      [{ ...valid, id: 'x' }, 400, /id/],
+      [{ ...valid, id: 999999 }, 404, /not found/],
+      [{ ...valid, username: 'root' }, 409, /already taken/],
+      [{ ...valid, email: 'taken@example.com' }, 409, /already used/],
+      [{ ...valid, email: 'not-an-email' }, 400, /email/],
+      [{ ...valid, password: 'short' }, 400, /at least 8/],
+      [{ ...valid, username: '' }, 400, /username/],
+    ]
+    for (const [body, status, message] of cases) {
+      const response = await admin.client.put('/api/user/', body)
+      expect(response.status, JSON.stringify(body)).toBe(status)
+      expect(response.body).toMatchObject({ success: false, message: expect.stringMatching(message) })
+    }
+    const malformed = await admin.client.request('PUT', '/api/user/', { raw: '[1,' })
+    expect(malformed.status).toBe(400)
+    expect(await snapshotTable(server, 'users')).toEqual(before)
+    expect(await logsOfType(server, 3)).toHaveLength(logsBefore)
+  })
+
+  it('lets an administrator edit and delete only users of a lower role', async () => {
+    const peer = await createSignedInUser(server, 'editpeer', 10)
+    const edit = (client: ApiClient, user: { id: number; username: string }) =>
+      client.put('/api/user/', { id: user.id, username: user.username, group: 'default', quota: 1 })
+    expect((await edit(admin.client, peer)).status).toBe(403)
+    expect((await edit(admin.client, admin)).status).toBe(403)
+    expect((await edit(admin.client, { id: 1, username: 'root' })).status).toBe(403)
+    expect((await admin.client.delete(`/api/user/${peer.id}`)).status).toBe(403)
+    expect((await admin.client.delete('/api/user/1')).status).toBe(403)
+    expect((await readUser(server, peer.id)).status).toBe(1)
+    expect((await edit(root, peer)).status).toBe(200)
+    expect(Number((await readUser(server, peer.id)).quota)).toBe(1)
+    const rootDelete = await root.delete('/api/user/1')
+    expect(rootDelete.status).toBe(403)
+    expect(rootDelete.body.message).toMatch(/cannot be deleted/)
+  })
+
+  it('soft-deletes a user, frees the username and reports success', async () => {
+    const doomed = await createSignedInUser(server, 'doomed')
+    const response = await admin.client.delete(`/api/user/${doomed.id}`)
+    expect(response.status).toBe(200)
+    expect(response.body).toEqual({ success: true, message: '' })
+    const row = await readUser(server, doomed.id)
+    expect(row.status).toBe(3)
+    expect(row.access_token).toBeNull()
+    expect((await doomed.client.get('/api/user/self')).status).toBe(401)
+    expect(await canSignIn('doomed', 'password-123')).toBe(false)
+    expect((await admin.client.get(`/api/user/${doomed.id}`)).status).toBe(404)
+    expect((await admin.client.delete(`/api/user/${doomed.id}`)).status).toBe(404)
+    expect((await admin.client.delete('/api/user/abc')).status).toBe(400)
+    expect(
+      (await admin.client.post('/api/user/', { username: 'doomed', password: 'password-789' })).status,
+    ).toBe(200)
+  })
+
+  it('keeps user editing from anonymous callers and normal users', async () => {
+    const anonymous = new ApiClient(server.baseUrl)
+    const body = { id: member.id, username: 'editmember', group: 'default', quota: 1 }
+    const calls: Array<(client: ApiClient) => Promise<{ status: number }>> = [
+      (client) => client.post('/api/user/', { username: 'sneaky', password: 'password-456' }),
+      (client) => client.put('/api/user/', body),
+      (client) => client.delete(`/api/user/${admin.id}`),
+    ]
+    for (const call of calls) {
+      expect((await call(anonymous)).status).toBe(401)
+      expect((await call(member.client)).status).toBe(403)
+    }
+    expect((await readUser(server, admin.id)).status).toBe(1)
+    expect(
+      await server.context.db.selectFrom('users').where('username', '=', 'sneaky').selectAll().execute(),
+    ).toEqual([])
+  })
+})

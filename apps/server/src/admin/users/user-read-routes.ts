@@ -1,0 +1,92 @@
+import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS } from '@one-api/contracts'
+import { USER_LIST_ORDERS, type UserListOrder } from '@one-api/contracts/user-admin'
+import type { AppContext } from '../../app-context.ts'
+import { listUsers, listUsersSharingIp, searchUsers } from '../../db/repositories/users-repository.ts'
+import { currentUser, ok, type RouteDefinition } from '../../http/route.ts'
+import { toUserView } from '../account/user-view.ts'
+import { idOf, pageOf, queryText } from './request-params.ts'
+import { assertOutranks, findLiveUser, groupNames } from './user-access.ts'
+
+function isListOrder(value: string): value is UserListOrder {
+  return (USER_LIST_ORDERS as readonly string[]).includes(value)
+}
+
+/** The administrator's views of users, and the group and model lists the console offers. */
+export function userReadRoutes(context: AppContext): RouteDefinition[] {
+  const { db, dialect } = context
+  return [
+    {
+      method: 'GET',
+      url: '/api/user/',
+      access: 10,
+      handler: async (request) => {
+        const page = pageOf(request)
+        const order = queryText(request, 'order')
+        const rows = await listUsers(
+          db,
+          isListOrder(order) ? order : 'id',
+          page * ITEMS_PER_PAGE,
+          ITEMS_PER_PAGE,
+        )
+        return ok(rows.map(toUserView))
+      },
+    },
+    {
+      method: 'GET',
+      url: '/api/user/search',
+      access: 10,
+      handler: async (request) => {
+        const search = { keyword: queryText(request, 'keyword'), ip: queryText(request, 'ip') }
+        const rows = await searchUsers(db, dialect, search, MAX_RECENT_ITEMS)
+        return ok(rows.map(toUserView))
+      },
+    },
+    {
+      method: 'GET',
+      url: '/api/user/sameip',
+      access: 10,
+      handler: async (request) => {
+        const page = pageOf(request)
+        const rows = await listUsersSharingIp(db, page * ITEMS_PER_PAGE, ITEMS_PER_PAGE)
+        return ok(rows.map(toUserView))
+      },
+    },
+    {
+      method: 'GET',
+      url: '/api/user/:id',
+      access: 10,
+      handler: async (request) => {
+        const target = await findLiveUser(context, { id: idOf(request) })
+        assertOutranks(currentUser(request), target)
+        return ok(toUserView(target))
+      },
+    },
+    {
+      method: 'GET',
+      url: '/api/user/available_models',
+      access: 1,
+      handler: async (request) => {
+        // A user belongs to one group in one-api; a comma list is accepted for forward compatibility.
+        const groups = (currentUser(request).group || 'default')
+          .split(',')
+          .map((group) => group.trim())
+          .filter(Boolean)
+        const rows = await db
+          .selectFrom('abilities')
+          .select('model')
+          .distinct()
+          .where('group', 'in', groups)
+          .where('enabled', '=', true)
+          .execute()
+        // Sorted here: database collations would order case and symbols differently per dialect.
+        return ok(rows.map((row) => row.model).sort())
+      },
+    },
+    {
+      method: 'GET',
+      url: '/api/group/',
+      access: 10,
+      handler: async () => ok(groupNames(context)),
+    },
+  ]
+}

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { ChannelTestRunner } from './admin/channels/channel-test-runner.ts'
 import type { SessionCipher } from './auth/session-cookie.ts'
 import type { Config } from './config/env.ts'
 import type { OptionsStore } from './config/options-store.ts'
@@ -6,8 +7,8 @@ import type { Dialect } from './db/database.ts'
 import type { LogSchema, MainSchema } from './db/schema.ts'
 import type { EventBus } from './platform/event-bus.ts'
 import type { RateLimiter } from './platform/rate-limiter.ts'
-import type { RelayServices } from './relay/relay-services.ts'
 import type { ChannelHealth } from './relay/health/channel-health.ts'
+import type { RelayServices } from './relay/relay-services.ts'
 
 /** Everything a route or service needs, built once at start (see bootstrap.ts). */
 export interface AppContext {
@@ -26,4 +27,6 @@ export interface AppContext {
   relay: RelayServices
   /** Failure accounting that auto-disables channels (absent in unit setups). */
   channelHealth?: ChannelHealth
+  /** Background tests of many channels (test all, CHANNEL_TEST_FREQUENCY). */
+  channelTests?: ChannelTestRunner
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Redis } from 'ioredis'
 import type { Kysely } from 'kysely'
+import { ChannelTestRunner } from './admin/channels/channel-test-runner.ts'
 import type { AppContext } from './app-context.ts'
 import { SessionCipher } from './auth/session-cookie.ts'
 import { ensureRootUser } from './bootstrap-root.ts'
@@ -14,6 +15,7 @@ import type { LogSchema, MainSchema } from './db/schema.ts'
 import { type EventBus, MemoryEventBus, RedisEventBus } from './platform/event-bus.ts'
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './platform/rate-limiter.ts'
 import { connectRedis } from './platform/redis.ts'
+import { ChannelHealthMonitor } from './relay/health/channel-health-monitor.ts'
 import { createRelayServices } from './relay/relay-services.ts'
 import { VERSION } from './version.ts'
 
@@ -80,12 +82,22 @@ export async function createRuntime(config: Config, logger: FastifyBaseLogger): 
     startTime: Math.floor(Date.now() / 1000),
     relay,
   }
+  context.channelHealth = new ChannelHealthMonitor(
+    context,
+    logger,
+    config.CHANNEL_DISABLE_FAILURE_COUNT,
+    config.CHANNEL_DISABLE_FAILURE_WINDOW,
+  )
+  const channelTests = new ChannelTestRunner(context, logger)
+  channelTests.schedule(config.CHANNEL_TEST_FREQUENCY)
+  context.channelTests = channelTests
   if (config.NODE_TYPE === 'master') await ensureRootUser(context, logger)
 
   return {
     context,
     redis,
     async close() {
+      channelTests.close()
       await relay.close()
       await bus.close()
       await rateLimiter.close()

@@ -1,8 +1,11 @@
+import pino from 'pino'
 import type { AppContext } from '../app-context.ts'
 import type { RouteDefinition } from '../http/route.ts'
 import { accountRoutes } from './account/account-routes.ts'
 import { selfRoutes } from './account/self-routes.ts'
 import { channelRoutes } from './channels/channel-routes.ts'
+import { channelTestRoutes } from './channels/channel-test-routes.ts'
+import { ChannelTestRunner } from './channels/channel-test-runner.ts'
 import { logRoutes } from './logs/log-routes.ts'
 import { optionRoutes } from './options/option-routes.ts'
 import { redemptionRoutes } from './redemptions/redemption-routes.ts'
@@ -10,6 +13,8 @@ import { statusRoutes } from './status/status-routes.ts'
 import { tokenRoutes } from './tokens/token-routes.ts'
 import { topupRoutes } from './topup/topup-routes.ts'
 import { userRoutes } from './users/user-routes.ts'
+
+const silentLogger = pino({ level: 'silent' })
 
 /**
  * Every management route with its minimum role. The server registers exactly this list and the
@@ -24,6 +29,7 @@ export function managementRoutes(context: AppContext): RouteDefinition[] {
     ...userRoutes(context),
     ...tokenRoutes(context),
     ...channelRoutes(context),
+    ...channelTestRoutes(context, context.channelTests ?? new ChannelTestRunner(context, silentLogger)),
     ...redemptionRoutes(context),
     ...topupRoutes(context),
     ...logRoutes(context),

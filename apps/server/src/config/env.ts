@@ -43,6 +43,9 @@ const envSchema = z.object({
   GLOBAL_WEB_RATE_LIMIT: integerVar(0).default(240),
   CRITICAL_RATE_LIMIT: integerVar(0).default(20),
   CHANNEL_TEST_FREQUENCY: integerVar(1).optional(),
+  // Automatic disabling needs this many key/account failures within the window (seconds).
+  CHANNEL_DISABLE_FAILURE_COUNT: integerVar(1).default(3),
+  CHANNEL_DISABLE_FAILURE_WINDOW: integerVar(1).default(300),
   BATCH_UPDATE_ENABLED: booleanVar.default(false),
   BATCH_UPDATE_INTERVAL: integerVar(1).default(5),
   SYNC_FREQUENCY: integerVar(1).default(600),

@@ -1,7 +1,11 @@
 import type { UpstreamError } from '@one-api/providers'
 import type { RoutedChannel } from '../routing/routed-channel.ts'
 
-/** Receives channel failures from the relay; the auto-disable policy lives in the implementation. */
+/** Channel failure accounting and the automatic status switches (see channel-health-monitor.ts). */
 export interface ChannelHealth {
   reportFailure(channel: RoutedChannel, error: UpstreamError): void
+  /** Sets status 3 (disabled by the program) and tells root. */
+  disable(id: number, name: string, reason: string): Promise<void>
+  /** Sets status 1 and tells root. */
+  enable(id: number, name: string): Promise<void>
 }

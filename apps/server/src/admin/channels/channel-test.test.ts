@@ -1,0 +1,165 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type MockUpstream, startMockUpstream } from '../../../../../tools/mock-upstream/src/server.ts'
+import { ApiClient } from '../../testing/http-client.ts'
+import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../testing/test-app.ts'
+
+describe('channel test, automatic disabling and enabling, balance', () => {
+  let server: TestApp
+  let mock: MockUpstream
+  let billing: Server
+  let billingUrl: string
+  let root: ApiClient
+
+  beforeAll(async () => {
+    mock = await startMockUpstream({ apiKeys: ['good-key'] })
+    billing = createServer((request, response) => {
+      response.setHeader('content-type', 'application/json')
+      if (request.url?.startsWith('/v1/dashboard/billing/subscription')) {
+        response.end(JSON.stringify({ hard_limit_usd: 120, has_payment_method: true }))
+      } else if (request.url?.startsWith('/v1/dashboard/billing/usage')) {
+        response.end(JSON.stringify({ total_usage: 2050 }))
+      } else {
+        response.statusCode = 404
+        response.end('{}')
+      }
+    })
+    await new Promise<void>((resolve) => billing.listen(0, '127.0.0.1', resolve))
+    billingUrl = `http://127.0.0.1:${(billing.address() as AddressInfo).port}`
+    server = await startTestApp('sqlite', { CHANNEL_DISABLE_FAILURE_COUNT: '2' })
+    root = new ApiClient(server.baseUrl)
+    await root.login('root', ROOT_PASSWORD)
+  })
+  afterAll(async () => {
+    await server?.close()
+    await mock?.close()
+    billing?.close()
+  })
+
+  async function createChannel(
+    name: string,
+    key: string,
+    extra: Record<string, unknown> = {},
+  ): Promise<number> {
+    const created = await root.post('/api/channel/', {
+      name,
+      type: 50,
+      key,
+      base_url: `${mock.url}/v1`,
+      models: ['gpt-4o-mini', 'gpt-3.5-turbo'],
+      group: ['default'],
+      ...extra,
+    })
+    expect(created.status).toBe(200)
+    const list = await root.get('/api/channel/search?keyword=' + encodeURIComponent(name))
+    return list.body.data[0].id
+  }
+
+  it('tests a channel with gpt-3.5-turbo by default, records the time and a test log, charges nothing', async () => {
+    const id = await createChannel('tested', 'good-key')
+    const before = (await root.get('/api/user/self')).body.data.quota
+    const result = await root.get(`/api/channel/test/${id}`)
+    expect(result.body).toMatchObject({ success: true, model: 'gpt-3.5-turbo' })
+    expect(result.body.time).toBeGreaterThan(0)
+    const chosen = await root.get(`/api/channel/test/${id}?model=gpt-4o-mini`)
+    expect(chosen.body.model).toBe('gpt-4o-mini')
+    expect(mock.requests.at(-1)?.json?.model).toBe('gpt-4o-mini')
+    const channel = (await root.get(`/api/channel/${id}`)).body.data
+    expect(channel.response_time).toBeGreaterThan(0)
+    expect(channel.test_time).toBeGreaterThan(0)
+    expect((await root.get('/api/user/self')).body.data.quota).toBe(before)
+    const logs = await server.context.logDb
+      .selectFrom('logs')
+      .selectAll()
+      .where('type', '=', 5)
+      .where('channel_id', '=', id)
+      .execute()
+    expect(logs).toHaveLength(2)
+    expect(logs[0].content).toMatch(/test succeeded/)
+  })
+
+  it('reports a failing test with the upstream message', async () => {
+    const id = await createChannel('badkey', 'wrong-key')
+    const result = await root.get(`/api/channel/test/${id}`)
+    expect(result.body.success).toBe(false)
+    expect(result.body.message).toMatch(/key/i)
+  })
+
+  it('disables a channel only after repeated key failures when automatic disabling is on, and re-enables only program-disabled channels', async () => {
+    await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' })
+    await root.put('/api/option/', { key: 'AutomaticEnableChannelEnabled', value: 'true' })
+    const id = await createChannel('flaky', 'wrong-key')
+    // Relay failures count towards the threshold (2 in the window here): one is not enough.
+    const row = await server.context.db
+      .selectFrom('channels')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    const { toRoutedChannel } = await import('../../relay/routing/routed-channel.ts')
+    const error = {
+      kind: 'error',
+      status: 401,
+      message: 'invalid key',
+      type: 'x',
+      param: null,
+      code: 'invalid_api_key',
+      retryable: true,
+      disableChannel: true,
+    } as const
+    server.context.channelHealth!.reportFailure(toRoutedChannel(row), error)
+    expect((await root.get(`/api/channel/${id}`)).body.data.status).toBe(1)
+    server.context.channelHealth!.reportFailure(toRoutedChannel(row), error)
+    let status = 1
+    for (let attempt = 0; attempt < 50 && status === 1; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      status = (await root.get(`/api/channel/${id}`)).body.data.status
+    }
+    expect(status).toBe(3)
+    // Fixing the key and testing brings a program-disabled channel back.
+    await root.put('/api/channel/', { id, key: 'good-key' })
+    await root.get(`/api/channel/test/${id}`)
+    expect((await root.get(`/api/channel/${id}`)).body.data.status).toBe(1)
+    // A manually disabled channel stays disabled even when its test passes.
+    await root.put('/api/channel/', { id, status: 2 })
+    await root.get(`/api/channel/test/${id}`)
+    expect((await root.get(`/api/channel/${id}`)).body.data.status).toBe(2)
+  })
+
+  it('disables at once a channel whose explicit test proves its key is rejected', async () => {
+    const id = await createChannel('revoked', 'wrong-key')
+    const result = await root.get(`/api/channel/test/${id}`)
+    expect(result.body.success).toBe(false)
+    expect((await root.get(`/api/channel/${id}`)).body.data.status).toBe(3)
+  })
+
+  it('tests all channels in the background, one run at a time', async () => {
+    const started = await root.get('/api/channel/test?scope=all')
+    expect(started.body.success).toBe(true)
+    const again = await root.get('/api/channel/test?scope=all')
+    expect(again.status).toBe(400)
+    for (let attempt = 0; attempt < 100 && server.context.channelTests?.isRunning; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    expect(server.context.channelTests?.isRunning).toBe(false)
+    expect((await root.get('/api/channel/test?scope=bogus')).status).toBe(400)
+  })
+
+  it('queries the balance of OpenAI-style channels and says "not supported" for others', async () => {
+    const created = await root.post('/api/channel/', {
+      name: 'billing',
+      type: 8,
+      key: 'k',
+      base_url: billingUrl,
+      models: ['gpt-4o-mini'],
+    })
+    expect(created.status).toBe(200)
+    const id = (await root.get('/api/channel/search?keyword=billing')).body.data[0].id
+    const result = await root.get(`/api/channel/update_balance/${id}`)
+    expect(result.body).toMatchObject({ success: true, balance: 99.5 })
+    expect((await root.get(`/api/channel/${id}`)).body.data.balance).toBe(99.5)
+    const other = await createChannel('nobalance', 'good-key')
+    const unsupported = await root.get(`/api/channel/update_balance/${other}`)
+    expect(unsupported.body).toMatchObject({ success: false, message: 'not supported' })
+  })
+})

@@ -1,0 +1,77 @@
+import { request } from 'undici'
+import type { RoutedChannel } from '../routing/routed-channel.ts'
+
+/**
+ * Balance queries for the channel types that have one (reference §5.8). Each returns the amount
+ * in the provider's currency; types without a balance API throw UnsupportedBalance.
+ */
+export class UnsupportedBalance extends Error {
+  constructor() {
+    super('not supported')
+  }
+}
+
+type Fetcher = (channel: RoutedChannel, base: string) => Promise<number>
+
+const getJson = async (url: string, headers: Record<string, string>): Promise<Record<string, any>> => {
+  const response = await request(url, { headers, headersTimeout: 10_000, bodyTimeout: 10_000 })
+  const text = await response.body.text()
+  if (response.statusCode >= 300)
+    throw new Error(`balance query answered ${response.statusCode}: ${text.slice(0, 200)}`)
+  return JSON.parse(text) as Record<string, any>
+}
+const bearer = (channel: RoutedChannel) => ({ authorization: `Bearer ${channel.key}` })
+
+const openAi: Fetcher = async (channel, base) => {
+  const subscription = await getJson(`${base}/v1/dashboard/billing/subscription`, bearer(channel))
+  const now = new Date()
+  const start = subscription.has_payment_method
+    ? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))
+    : new Date(now.getTime() - 100 * 86_400_000)
+  const day = (date: Date) => date.toISOString().slice(0, 10)
+  const usage = await getJson(
+    `${base}/v1/dashboard/billing/usage?start_date=${day(start)}&end_date=${day(now)}`,
+    bearer(channel),
+  )
+  return Number(subscription.hard_limit_usd ?? 0) - Number(usage.total_usage ?? 0) / 100
+}
+const creditGrants: Fetcher = async (channel, base) =>
+  Number((await getJson(`${base}/dashboard/billing/credit_grants`, bearer(channel))).total_available ?? 0)
+const deepSeek: Fetcher = async (channel, base) => {
+  const infos = (await getJson(`${base}/user/balance`, bearer(channel))).balance_infos as Array<
+    Record<string, string>
+  >
+  const entry = infos?.find((info) => info.currency === 'CNY') ?? infos?.[0]
+  return Number(entry?.total_balance ?? 0)
+}
+const openRouter: Fetcher = async (channel, base) => {
+  const data = (await getJson(`${base}/api/v1/credits`, bearer(channel))).data ?? {}
+  return Number(data.total_credits ?? 0) - Number(data.total_usage ?? 0)
+}
+const siliconFlow: Fetcher = async (channel, base) =>
+  Number((await getJson(`${base}/v1/user/info`, bearer(channel))).data?.totalBalance ?? 0)
+
+const FETCHERS: Record<number, [Fetcher, string]> = {
+  1: [openAi, 'https://api.openai.com'],
+  8: [openAi, ''],
+  4: [creditGrants, 'https://api.closeai-proxy.xyz'],
+  12: [creditGrants, 'https://api.api2gpt.com'],
+  13: [creditGrants, 'https://api.aigc2d.com'],
+  20: [openRouter, 'https://openrouter.ai'],
+  36: [deepSeek, 'https://api.deepseek.com'],
+  44: [siliconFlow, 'https://api.siliconflow.cn'],
+}
+
+export function hasBalanceQuery(type: number): boolean {
+  return Object.hasOwn(FETCHERS, type)
+}
+
+export async function fetchBalance(channel: RoutedChannel): Promise<number> {
+  const entry = FETCHERS[channel.type]
+  if (!entry) throw new UnsupportedBalance()
+  const [fetcher, defaultBase] = entry
+  // OpenRouter's base URL for the relay ends in /api; its credits endpoint sits beside it.
+  const base = (channel.baseUrl || defaultBase).replace(/\/api$/, '').replace(/\/v1$/, '')
+  if (!base) throw new Error('the channel has no base URL to query')
+  return fetcher(channel, base)
+}

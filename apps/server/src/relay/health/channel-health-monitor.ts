@@ -1,0 +1,67 @@
+import { ChannelStatus } from '@one-api/contracts'
+import type { UpstreamError } from '@one-api/providers'
+import type { FastifyBaseLogger } from 'fastify'
+import { setChannelStatus } from '../../admin/channels/channel-service.ts'
+import type { AppContext } from '../../app-context.ts'
+import type { RoutedChannel } from '../routing/routed-channel.ts'
+import type { ChannelHealth } from './channel-health.ts'
+import { notifyRoot } from './notify-root.ts'
+
+/**
+ * Automatic disabling (reference §2.6) made less trigger-happy: only errors that mean the
+ * channel's key or account is unusable count (401, invalid key, quota gone, account deactivated —
+ * not rate limits, timeouts or a bad request), and a channel is disabled only after
+ * `failureCount` of them within `windowSeconds`, not on one stray error. It gets status 3
+ * (disabled by the program), so automatic enabling may later bring it back, and root is told.
+ */
+export class ChannelHealthMonitor implements ChannelHealth {
+  private readonly failures = new Map<number, number[]>()
+
+  constructor(
+    private readonly context: AppContext,
+    private readonly logger: FastifyBaseLogger,
+    private readonly failureCount: number,
+    private readonly windowSeconds: number,
+  ) {}
+
+  reportFailure(channel: RoutedChannel, error: UpstreamError): void {
+    if (!error.disableChannel || !this.context.options.boolean('AutomaticDisableChannelEnabled')) return
+    const now = Date.now()
+    const recent = (this.failures.get(channel.id) ?? []).filter(
+      (time) => now - time < this.windowSeconds * 1000,
+    )
+    recent.push(now)
+    this.failures.set(channel.id, recent)
+    if (recent.length < this.failureCount) return
+    this.failures.delete(channel.id)
+    void this.disable(
+      channel.id,
+      channel.name,
+      `${recent.length} failures in ${this.windowSeconds}s, last: ${error.message}`,
+    )
+  }
+
+  async disable(id: number, name: string, reason: string): Promise<void> {
+    try {
+      await setChannelStatus(this.context, id, ChannelStatus.autoDisabled)
+      await notifyRoot(
+        this.context,
+        this.logger,
+        `Channel ${name} (#${id}) has been disabled`,
+        `Channel ${name} (#${id}) was disabled automatically: ${reason}`,
+      )
+    } catch (error) {
+      this.logger.error({ err: error }, `disabling channel #${id} failed`)
+    }
+  }
+
+  async enable(id: number, name: string): Promise<void> {
+    await setChannelStatus(this.context, id, ChannelStatus.enabled)
+    await notifyRoot(
+      this.context,
+      this.logger,
+      `Channel ${name} (#${id}) has been enabled`,
+      `Channel ${name} (#${id}) passed its test and was enabled again`,
+    )
+  }
+}

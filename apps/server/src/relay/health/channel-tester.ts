@@ -1,0 +1,136 @@
+import { ChannelStatus, LogType } from '@one-api/contracts'
+import { getAdaptor, isUpstreamError, type RelayRequest, transportError } from '@one-api/providers'
+import type { Selectable } from 'kysely'
+import type { AppContext } from '../../app-context.ts'
+import { insertLogs, systemLog } from '../../db/repositories/logs-repository.ts'
+import type { ChannelsTable } from '../../db/schema.ts'
+import { toRoutedChannel } from '../routing/routed-channel.ts'
+
+export interface ChannelTestResult {
+  ok: boolean
+  message: string
+  /** Wall time of the test in seconds. */
+  seconds: number
+  model: string
+  /** The upstream said the channel's key or account is unusable. */
+  disableChannel: boolean
+}
+
+const TEST_TIMEOUT_MS = 60_000
+
+/**
+ * Sends one small non-stream chat request through the channel's own adaptor (reference §5.8):
+ * the requested model if the channel lists it, else gpt-3.5-turbo if listed, else its first model.
+ * Records response_time and test_time and a test log (type 5); charges no quota.
+ */
+export async function testChannel(
+  context: AppContext,
+  row: Selectable<ChannelsTable>,
+  requestedModel?: string,
+): Promise<ChannelTestResult> {
+  const channel = toRoutedChannel(row)
+  const models = (row.models ?? '')
+    .split(',')
+    .map((model) => model.trim())
+    .filter(Boolean)
+  const model =
+    requestedModel && models.includes(requestedModel)
+      ? requestedModel
+      : models.includes('gpt-3.5-turbo')
+        ? 'gpt-3.5-turbo'
+        : (models[0] ?? '')
+  const started = Date.now()
+  const finish = async (ok: boolean, message: string, disableChannel = false): Promise<ChannelTestResult> => {
+    const elapsed = Date.now() - started
+    const now = Math.floor(Date.now() / 1000)
+    await context.db
+      .updateTable('channels')
+      .set({ response_time: elapsed, test_time: now })
+      .where('id', '=', row.id)
+      .execute()
+    await insertLogs(context.logDb, [
+      systemLog({
+        user_id: 0,
+        type: LogType.test,
+        channel_id: row.id,
+        model_name: model,
+        elapsed_time: elapsed,
+        content: `Channel ${row.name} (#${row.id}) test ${ok ? 'succeeded' : 'failed'}: ${message}`.slice(
+          0,
+          1000,
+        ),
+      }),
+    ])
+    return { ok, message, seconds: elapsed / 1000, model, disableChannel }
+  }
+  const adaptor = getAdaptor(row.type)
+  if (!adaptor) return finish(false, `channel type ${row.type} is not supported by this gateway yet`)
+  if (!model) return finish(false, 'the channel has no model to test')
+  const mappedModel = channel.modelMapping[model] || model
+  const json = { model, messages: [{ role: 'user', content: context.config.TEST_PROMPT }] }
+  const request: RelayRequest = {
+    mode: 'chat',
+    path: '/v1/chat/completions',
+    body: Buffer.from(JSON.stringify(json)),
+    json,
+    requestedModel: model,
+    mappedModel,
+    stream: false,
+    clientWantsUsage: false,
+    contentType: 'application/json',
+  }
+  const built = adaptor.buildRequest(request, channel)
+  if (isUpstreamError(built)) return finish(false, built.message)
+  try {
+    const response = await context.relay.upstream.send({
+      ...built,
+      signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
+    })
+    const body = Buffer.from(await response.body.arrayBuffer())
+    const parsed = adaptor.parseResponse(
+      { status: response.statusCode, headers: response.headers, body },
+      request,
+    )
+    if (isUpstreamError(parsed)) return finish(false, parsed.message, parsed.disableChannel)
+    return finish(true, replyText(parsed.body) || 'ok')
+  } catch (error) {
+    return finish(false, transportError(error).message)
+  }
+}
+
+function replyText(body: Buffer): string {
+  try {
+    const json = JSON.parse(body.toString('utf8')) as { choices?: Array<{ message?: { content?: unknown } }> }
+    const content = json.choices?.[0]?.message?.content
+    return typeof content === 'string' ? content.slice(0, 200) : ''
+  } catch {
+    return ''
+  }
+}
+
+/** Applies a test result to the channel's status, as far as the automatic switches allow. */
+export async function applyTestResult(
+  context: AppContext,
+  row: Selectable<ChannelsTable>,
+  result: ChannelTestResult,
+  slowerThanSeconds?: number,
+): Promise<void> {
+  const monitor = context.channelHealth
+  if (!monitor) return
+  const { options } = context
+  const tooSlow =
+    slowerThanSeconds !== undefined && slowerThanSeconds > 0 && result.seconds > slowerThanSeconds
+  if (row.status === ChannelStatus.enabled && options.boolean('AutomaticDisableChannelEnabled')) {
+    if (!result.ok && result.disableChannel) await monitor.disable(row.id, row.name, result.message)
+    else if (tooSlow) await monitor.disable(row.id, row.name, `the test took ${result.seconds.toFixed(2)}s`)
+  }
+  // Only channels the program disabled come back on their own; a manual disable stays.
+  if (
+    row.status === ChannelStatus.autoDisabled &&
+    result.ok &&
+    !tooSlow &&
+    options.boolean('AutomaticEnableChannelEnabled')
+  ) {
+    await monitor.enable(row.id, row.name)
+  }
+}

@@ -1,0 +1,188 @@
+import type OpenAI from 'openai'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { REQUEST_ID, RelayFixture } from '../testing/relay-fixture.ts'
+import { testDialects } from '../testing/test-databases.ts'
+
+const GENERATED = 'Hello from the mock upstream'
+
+describe.each(testDialects())('relay chat completions on %s', (dialect) => {
+  let fixture: RelayFixture
+  let client: OpenAI
+  let key: string
+  const lastUpstream = () => fixture.mock.requests.at(-1)!
+
+  beforeAll(async () => {
+    fixture = await RelayFixture.start(dialect)
+    await fixture.addChannel({ models: ['gpt-4o-mini', 'gpt-4o'] })
+    await fixture.addChannel({ models: ['gpt-x'], model_mapping: { 'gpt-x': 'gpt-4o-mini' } })
+    await fixture.addChannel({ models: ['gpt-4-turbo'], system_prompt: 'You are a pirate.' })
+    key = (await fixture.createToken()).key
+    client = fixture.openai(key)
+  })
+  afterAll(async () => {
+    await fixture?.close()
+  })
+
+  it('answers a plain chat request with the upstream reply, its usage and a request id', async () => {
+    const { data, response } = await client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'say hello to me' }] })
+      .withResponse()
+    expect(data.object).toBe('chat.completion')
+    expect(data.choices[0].message).toMatchObject({ role: 'assistant', content: GENERATED })
+    expect(data.usage).toMatchObject({ prompt_tokens: 4, completion_tokens: 5, total_tokens: 9 })
+    expect(response.headers.get(REQUEST_ID)).toMatch(/^\w{10,}$/)
+    // The upstream is called with the channel's key, never the client's.
+    expect(lastUpstream().headers.authorization).toBe('Bearer sk-upstream-1')
+  })
+
+  it('streams the chunks in order and ends once, with no usage chunk unless asked for', async () => {
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'stream please' }],
+      stream: true,
+    })
+    const pieces: string[] = []
+    let usageChunks = 0
+    for await (const chunk of stream) {
+      if (chunk.usage) usageChunks += 1
+      const content = chunk.choices[0]?.delta?.content
+      if (content) pieces.push(content)
+    }
+    expect(pieces).toEqual(['Hello', ' from', ' the', ' mock', ' upstream'])
+    expect(usageChunks).toBe(0)
+    // The gateway asked the upstream for usage on its own behalf (to bill exactly) and hid it.
+    expect(lastUpstream().json?.stream_options).toEqual({ include_usage: true })
+    const logs = await fixture.consumeLogs({ model: 'gpt-4o-mini' })
+    expect(logs.at(-1)).toMatchObject({ is_stream: true, prompt_tokens: 2, completion_tokens: 5 })
+  })
+
+  it('forwards exactly one usage chunk when the client asks for it', async () => {
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'count my usage' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    })
+    const usages: OpenAI.CompletionUsage[] = []
+    let text = ''
+    for await (const chunk of stream) {
+      if (chunk.usage) usages.push(chunk.usage)
+      text += chunk.choices[0]?.delta?.content ?? ''
+    }
+    expect(text).toBe(GENERATED)
+    expect(usages).toHaveLength(1)
+    expect(usages[0]).toMatchObject({ prompt_tokens: 3, completion_tokens: 5, total_tokens: 8 })
+  })
+
+  it('ends a stream with exactly one data: [DONE] on the wire', async () => {
+    const response = await fetch(`${fixture.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'gpt-4o-mini',
+        stream: true,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toContain('text/event-stream')
+    expect(response.headers.get(REQUEST_ID)).toBeTruthy()
+    const text = await response.text()
+    expect(text.match(/data: \[DONE\]/g)).toHaveLength(1)
+    expect(text.endsWith('data: [DONE]\n\n')).toBe(true)
+    const events = text.split('\n\n').filter(Boolean)
+    expect(events.every((event) => event.startsWith('data: '))).toBe(true)
+  })
+
+  it('returns tool calls', async () => {
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'what is the weather' }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'get_weather', parameters: { type: 'object', properties: {} } },
+        },
+      ],
+    })
+    const choice = completion.choices[0]
+    expect(choice.finish_reason).toBe('tool_calls')
+    expect(choice.message.tool_calls?.[0]).toMatchObject({
+      type: 'function',
+      function: { name: 'get_weather', arguments: '{"mock":true}' },
+    })
+    expect(lastUpstream().json?.tools).toEqual([
+      { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: {} } } },
+    ])
+  })
+
+  it('passes image parts through unchanged', async () => {
+    const content: OpenAI.ChatCompletionContentPart[] = [
+      { type: 'text', text: 'what is in this picture' },
+      { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'low' } },
+      { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } },
+    ]
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content }],
+    })
+    expect(completion.choices[0].message.content).toBe(GENERATED)
+    expect(lastUpstream().json?.messages).toEqual([{ role: 'user', content }])
+  })
+
+  it('passes the body through byte for byte when nothing needs changing, unknown fields included', async () => {
+    const raw =
+      '{ "model" : "gpt-4o-mini",\n  "messages": [{"role":"user","content":"hi \\u00e9t\\u00e9"}],' +
+      ' "future_field": {"nested": [1, 2.50, "x"]}, "temperature": 0.70 }'
+    const response = await fetch(`${fixture.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: raw,
+    })
+    expect(response.status).toBe(200)
+    expect(lastUpstream().body.toString('utf8')).toBe(raw)
+  })
+
+  it('sends the mapped model upstream and logs the requested one, keeping unknown fields', async () => {
+    const completion = await client.chat.completions.create({
+      model: 'gpt-x',
+      messages: [{ role: 'user', content: 'mapped model' }],
+      // @ts-expect-error a field the SDK does not know yet must still reach the upstream
+      future_field: { keep: true },
+    })
+    expect(completion.choices[0].message.content).toBe(GENERATED)
+    expect(lastUpstream().json).toMatchObject({ model: 'gpt-4o-mini', future_field: { keep: true } })
+    const [log] = await fixture.consumeLogs({ model: 'gpt-x' })
+    expect(log).toMatchObject({ model_name: 'gpt-x', prompt_tokens: 2, completion_tokens: 5 })
+    // Billed at the mapped model's price (gpt-4o-mini: 0.075, completion 4).
+    expect(log.content).toContain('model ratio 0.07')
+    expect(await fixture.consumeLogs({ model: 'gpt-4o-mini' })).not.toContainEqual(
+      expect.objectContaining({ request_id: log.request_id }),
+    )
+  })
+
+  it("forces the channel's system prompt: prepended, or replacing the client's", async () => {
+    await client.chat.completions.create({
+      model: 'gpt-4-turbo',
+      messages: [{ role: 'user', content: 'ahoy' }],
+    })
+    expect(lastUpstream().json?.messages).toEqual([
+      { role: 'system', content: 'You are a pirate.' },
+      { role: 'user', content: 'ahoy' },
+    ])
+    await client.chat.completions.create({
+      model: 'gpt-4-turbo',
+      messages: [
+        { role: 'system', content: 'You are a poet.' },
+        { role: 'user', content: 'ahoy' },
+      ],
+    })
+    expect(lastUpstream().json?.messages).toEqual([
+      { role: 'system', content: 'You are a pirate.' },
+      { role: 'user', content: 'ahoy' },
+    ])
+    const logs = await fixture.consumeLogs({ model: 'gpt-4-turbo' })
+    expect(logs).toHaveLength(2)
+    expect(logs.every((log) => Boolean(log.system_prompt_reset))).toBe(true)
+  })
+})

@@ -1,0 +1,185 @@
+import type OpenAI from 'openai'
+import { toFile } from 'openai'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
+import { testDialects } from '../testing/test-databases.ts'
+
+const TRANSCRIPT = 'Hello from the mock upstream transcription.'
+const MODELS = [
+  'dall-e-2',
+  'dall-e-3',
+  'gpt-3.5-turbo-instruct',
+  'gpt-4o-mini',
+  'text-embedding-3-small',
+  'text-moderation-latest',
+  'tts-1',
+  'whisper-1',
+]
+
+describe.each(testDialects())('relay endpoints on %s', (dialect) => {
+  let fixture: RelayFixture
+  let client: OpenAI
+  let key: string
+  const lastUpstream = () => fixture.mock.requests.at(-1)!
+  const lastLog = async (model: string) => (await fixture.consumeLogs({ model })).at(-1)!
+  const get = (path: string, token = key) =>
+    fetch(`${fixture.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } })
+
+  beforeAll(async () => {
+    fixture = await RelayFixture.start(dialect)
+    await fixture.addChannel({ models: MODELS })
+    key = (await fixture.createToken()).key
+    client = fixture.openai(key)
+  })
+  afterAll(async () => {
+    await fixture?.close()
+  })
+
+  it('relays legacy completions', async () => {
+    const completion = await client.completions.create({
+      model: 'gpt-3.5-turbo-instruct',
+      prompt: 'once upon a time',
+    })
+    expect(completion.choices[0].text).toBe('Hello from the mock upstream')
+    expect(completion.usage).toMatchObject({ prompt_tokens: 4, completion_tokens: 5 })
+    expect(await lastLog('gpt-3.5-turbo-instruct')).toMatchObject({ prompt_tokens: 4, completion_tokens: 5 })
+  })
+
+  it('relays embeddings, also under /v1/engines/:model/embeddings', async () => {
+    const embeddings = await client.embeddings.create({
+      model: 'text-embedding-3-small',
+      input: ['a b', 'c'],
+    })
+    expect(embeddings.data).toHaveLength(2)
+    expect(embeddings.data[1].embedding).toHaveLength(8)
+    expect(embeddings.usage.prompt_tokens).toBe(3)
+    const response = await fetch(`${fixture.baseUrl}/v1/engines/text-embedding-3-small/embeddings`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ input: 'one two three four' }),
+    })
+    expect(response.status).toBe(200)
+    expect(((await response.json()) as { usage: { prompt_tokens: number } }).usage.prompt_tokens).toBe(4)
+    expect(lastUpstream().path).toMatch(/embeddings$/)
+    expect(await lastLog('text-embedding-3-small')).toMatchObject({ prompt_tokens: 4, completion_tokens: 0 })
+  })
+
+  it('relays moderations with the default model', async () => {
+    const moderation = await client.moderations.create({ input: 'flag-me now' })
+    expect(moderation.results[0].flagged).toBe(true)
+    expect(moderation.results[0].categories.harassment).toBe(true)
+    expect(await lastLog('text-moderation-latest')).toBeDefined()
+  })
+
+  it('relays image generations and bills per image and size', async () => {
+    const tall = await client.images.generate({ model: 'dall-e-3', prompt: 'a tall cat', size: '1024x1792' })
+    expect(tall.data?.[0].url).toMatch(/^https:\/\//)
+    // dall-e-3 costs ratio 20 × 1000 per standard image; 1024x1792 is 2x.
+    expect(await lastLog('dall-e-3')).toMatchObject({ quota: 40_000, prompt_tokens: 0, completion_tokens: 0 })
+    const small = await client.images.generate({
+      model: 'dall-e-2',
+      prompt: 'two small cats',
+      size: '256x256',
+      n: 2,
+    })
+    expect(small.data).toHaveLength(2)
+    expect(await lastLog('dall-e-2')).toMatchObject({ quota: 20_000 })
+  })
+
+  it('relays text to speech as a binary body, billed per character', async () => {
+    const speech = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'Hello world' })
+    expect(speech.headers.get('content-type')).toBe('audio/mpeg')
+    const audio = Buffer.from(await speech.arrayBuffer())
+    expect(audio.length).toBe(4096)
+    expect(audio.subarray(0, 3).toString('latin1')).toBe('ID3')
+    // 11 characters × 7.5, rounded up.
+    expect(await lastLog('tts-1')).toMatchObject({ quota: 83 })
+  })
+
+  it('relays transcriptions and translations as multipart uploads', async () => {
+    const audio = Buffer.from('RIFF fake wave bytes \u0000\u0001\u0002', 'latin1')
+    const transcription = await client.audio.transcriptions.create({
+      model: 'whisper-1',
+      file: await toFile(audio, 'speech.wav', { type: 'audio/wav' }),
+    })
+    expect(transcription.text).toBe(TRANSCRIPT)
+    const upstream = lastUpstream()
+    expect(upstream.path).toMatch(/\/audio\/transcriptions$/)
+    expect(upstream.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/)
+    expect(upstream.body.includes(audio)).toBe(true)
+    const translation = await client.audio.translations.create({
+      model: 'whisper-1',
+      file: await toFile(audio, 'speech.wav'),
+      response_format: 'text',
+    })
+    expect(String(translation).trim()).toBe(TRANSCRIPT)
+    expect(lastUpstream().path).toMatch(/\/audio\/translations$/)
+    const logs = await fixture.consumeLogs({ model: 'whisper-1' })
+    expect(logs).toHaveLength(2)
+    for (const log of logs) {
+      expect(log.prompt_tokens).toBeGreaterThan(0)
+      // whisper-1 costs ratio 15 per token of the transcribed text.
+      expect(log.quota).toBe(log.prompt_tokens * 15)
+    }
+  })
+
+  it("lists the models of the user's group, or only the token's allowed models", async () => {
+    const all = await client.models.list()
+    expect(all.data.map((model) => model.id)).toEqual(MODELS)
+    expect(all.data[0]).toMatchObject({ object: 'model', owned_by: expect.any(String) })
+    expect(await client.models.retrieve('gpt-4o-mini')).toMatchObject({ id: 'gpt-4o-mini', object: 'model' })
+
+    const limited = fixture.openai((await fixture.createToken({ models: 'gpt-4o-mini,tts-1' })).key)
+    expect((await limited.models.list()).data.map((model) => model.id)).toEqual(['gpt-4o-mini', 'tts-1'])
+    const hidden = await relayFailure(limited.models.retrieve('dall-e-3'))
+    expect(hidden).toMatchObject({ status: 404, error: { code: 'model_not_found' } })
+    expect(hidden.requestId).toBeTruthy()
+    expect(await relayFailure(client.models.retrieve('no-such-model'))).toMatchObject({ status: 404 })
+  })
+
+  it('reports the token balance on the dashboard billing endpoints, also under /v1', async () => {
+    const limited = await fixture.createToken({ remain_quota: 1_000_000 })
+    await fixture.openai(limited.key).embeddings.create({ model: 'text-embedding-3-small', input: 'a b c d' })
+    const { token } = await fixture.balances(1, limited.id)
+    expect(token.used_quota).toBeGreaterThan(0)
+    for (const prefix of ['', '/v1']) {
+      const subscription = await get(`${prefix}/dashboard/billing/subscription`, limited.key)
+      expect(subscription.status).toBe(200)
+      expect(await subscription.json()).toMatchObject({
+        object: 'billing_subscription',
+        has_payment_method: true,
+        hard_limit_usd: 2, // (remain + used) / QuotaPerUnit = 1 000 000 / 500 000
+        soft_limit_usd: 2,
+        access_until: 0,
+      })
+      const usage = await get(`${prefix}/dashboard/billing/usage`, limited.key)
+      expect(await usage.json()).toEqual({ object: 'list', total_usage: (token.used_quota / 500_000) * 100 })
+    }
+    const unlimited = await (await get('/dashboard/billing/subscription')).json()
+    expect(unlimited).toMatchObject({ hard_limit_usd: 100_000_000 })
+    expect((await get('/dashboard/billing/usage', 'sk-notakey')).status).toBe(401)
+  })
+
+  it('answers 501 in OpenAI error shape for endpoints it does not serve', async () => {
+    for (const [method, path] of [
+      ['GET', '/v1/files'],
+      ['POST', '/v1/files'],
+      ['POST', '/v1/images/edits'],
+      ['GET', '/v1/fine_tuning/jobs'],
+      ['POST', '/v1/threads/abc/runs'],
+      ['DELETE', '/v1/models/gpt-4o-mini'],
+    ]) {
+      const response = await fetch(`${fixture.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}` },
+      })
+      expect(response.status, path).toBe(501)
+      expect(response.headers.get(REQUEST_ID)).toBeTruthy()
+      const body = (await response.json()) as { error: Record<string, unknown> }
+      expect(body.error).toMatchObject({ type: 'one_api_error', code: 'api_not_implemented' })
+      expect(body.error.message).toMatch(/^API not implemented/)
+      expect(body.error).toHaveProperty('param')
+    }
+    expect(await relayFailure(client.files.list())).toMatchObject({ status: 501 })
+  })
+})

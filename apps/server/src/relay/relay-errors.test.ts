@@ -1,0 +1,187 @@
+import { TokenStatus } from '@one-api/contracts'
+import type OpenAI from 'openai'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { generateTokenKey } from '../auth/random.ts'
+import { insertToken } from '../db/repositories/tokens-repository.ts'
+import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
+import { testDialects } from '../testing/test-databases.ts'
+
+const chat = (client: OpenAI, model = 'gpt-4o-mini') =>
+  client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hello' }] })
+
+interface ErrorAnswer {
+  status: number
+  error: { message: string; type: string; param: string | null; code: string | null }
+  requestId?: string
+}
+
+/** OpenAI's error shape, with the request id both in the header and at the end of the message. */
+function expectOpenAiError(answer: ErrorAnswer, status: number, code: string) {
+  expect(answer.status).toBe(status)
+  expect(Object.keys(answer.error).sort()).toEqual(['code', 'message', 'param', 'type'])
+  expect(answer.error.code).toBe(code)
+  expect(typeof answer.error.type).toBe('string')
+  expect(answer.requestId).toBeTruthy()
+  expect(answer.error.message.endsWith(`(request id: ${answer.requestId})`)).toBe(true)
+}
+
+describe.each(testDialects())('relay errors on %s', (dialect) => {
+  let fixture: RelayFixture
+  let rootKey: string
+  let firstChannel: number
+  let secondChannel: number
+  const upstreamCount = () => fixture.mock.requests.length
+
+  /** A raw request, for what the SDK cannot send (no key, broken JSON). */
+  async function raw(body: string, authorization?: string): Promise<ErrorAnswer> {
+    const headers: Record<string, string> = { 'content-type': 'application/json' }
+    if (authorization) headers.authorization = authorization
+    const response = await fetch(`${fixture.baseUrl}/v1/chat/completions`, { method: 'POST', headers, body })
+    const json = (await response.json()) as { error: ErrorAnswer['error'] }
+    return {
+      status: response.status,
+      error: json.error,
+      requestId: response.headers.get(REQUEST_ID) ?? undefined,
+    }
+  }
+
+  beforeAll(async () => {
+    fixture = await RelayFixture.start(dialect)
+    firstChannel = await fixture.addChannel({
+      models: ['gpt-4o-mini', 'gpt-4o'],
+      key: 'sk-first',
+      priority: 10,
+    })
+    secondChannel = await fixture.addChannel({ models: ['gpt-4o-mini', 'made-up-model'], key: 'sk-second' })
+    rootKey = (await fixture.createToken()).key
+  })
+  afterAll(async () => {
+    await fixture?.close()
+  })
+
+  it('refuses a request without a key or with an unknown key with 401', async () => {
+    expectOpenAiError(
+      await raw('{"model":"gpt-4o-mini","messages":[{"role":"user","content":"x"}]}'),
+      401,
+      'missing_api_key',
+    )
+    expectOpenAiError(
+      await relayFailure(chat(fixture.openai('sk-NoSuchKey000000000000'))),
+      401,
+      'invalid_api_key',
+    )
+    expectOpenAiError(await relayFailure(chat(fixture.openai('Bearer nonsense-key'))), 401, 'invalid_api_key')
+  })
+
+  it('refuses a token at once after it is disabled through the management API', async () => {
+    const token = await fixture.createToken({ name: 'to-disable' })
+    const client = fixture.openai(token.key)
+    expect((await chat(client)).choices).toHaveLength(1) // now cached by the gateway
+    const disabled = await fixture.root.put('/api/token/?status_only=true', {
+      id: token.id,
+      status: TokenStatus.disabled,
+    })
+    expect(disabled.status).toBe(200)
+    expectOpenAiError(await relayFailure(chat(client)), 401, 'token_disabled')
+    await fixture.root.put('/api/token/?status_only=true', { id: token.id, status: TokenStatus.enabled })
+    expect((await chat(client)).choices).toHaveLength(1)
+  })
+
+  it('refuses an expired token with 401', async () => {
+    const key = generateTokenKey()
+    const now = Math.floor(Date.now() / 1000)
+    await insertToken(fixture.db, {
+      user_id: 1,
+      key,
+      status: TokenStatus.enabled,
+      name: 'expired',
+      created_time: now - 100,
+      accessed_time: now - 100,
+      expired_time: now - 10,
+      remain_quota: 0,
+      unlimited_quota: true,
+      used_quota: 0,
+    })
+    const before = upstreamCount()
+    expectOpenAiError(await relayFailure(chat(fixture.openai(`sk-${key}`))), 401, 'token_expired')
+    expect(upstreamCount()).toBe(before)
+  })
+
+  it("refuses a model outside the token's model list with 403", async () => {
+    const client = fixture.openai((await fixture.createToken({ models: 'gpt-4o' })).key)
+    expectOpenAiError(await relayFailure(chat(client, 'gpt-4o-mini')), 403, 'model_not_allowed')
+    expect((await chat(client, 'gpt-4o')).model).toBe('gpt-4o')
+  })
+
+  it("refuses a client outside the token's subnets with 403", async () => {
+    const outside = fixture.openai((await fixture.createToken({ subnet: '10.0.0.0/8,192.168.1.1' })).key)
+    expectOpenAiError(await relayFailure(chat(outside)), 403, 'ip_not_allowed')
+    const inside = fixture.openai((await fixture.createToken({ subnet: '10.0.0.0/8,127.0.0.0/24' })).key)
+    expect((await chat(inside)).choices).toHaveLength(1)
+  })
+
+  it('refuses the token of a disabled user with 403, at once', async () => {
+    const { client: session } = await fixture.createUser('soon-banned', 1_000_000)
+    const client = fixture.openai((await fixture.createToken({ remain_quota: 100_000 }, session)).key)
+    expect((await chat(client)).choices).toHaveLength(1)
+    const managed = await fixture.root.post('/api/user/manage', {
+      username: 'soon-banned',
+      action: 'disable',
+    })
+    expect(managed.status).toBe(200)
+    expectOpenAiError(await relayFailure(chat(client)), 403, 'user_disabled')
+  })
+
+  it('lets an administrator pin a channel with sk-key-<id>, but not a normal user', async () => {
+    const pinned = fixture.openai(`${rootKey}-${secondChannel}`)
+    const before = fixture.requestsFor('sk-second').length
+    await chat(pinned)
+    await chat(pinned)
+    expect(fixture.requestsFor('sk-second').length).toBe(before + 2)
+    const logs = await fixture.consumeLogs({ userId: 1 })
+    expect(logs.slice(-2).map((log) => log.channel_id)).toEqual([secondChannel, secondChannel])
+    expectOpenAiError(await relayFailure(chat(fixture.openai(`${rootKey}-99999`))), 400, 'invalid_channel_id')
+
+    const { client: session } = await fixture.createUser('pinner', 1_000_000)
+    const userKey = (await fixture.createToken({ remain_quota: 100_000 }, session)).key
+    expectOpenAiError(
+      await relayFailure(chat(fixture.openai(`${userKey}-${firstChannel}`))),
+      403,
+      'channel_pinning_forbidden',
+    )
+  })
+
+  it('refuses malformed bodies with 400 before any upstream call', async () => {
+    const before = upstreamCount()
+    const authorization = `Bearer ${rootKey}`
+    expectOpenAiError(await raw('{"model":"gpt-4o-mini","messages":[', authorization), 400, 'invalid_request')
+    const missing = await relayFailure(
+      fixture.openai(rootKey).chat.completions.create({ model: 'gpt-4o-mini', messages: [] }),
+    )
+    expectOpenAiError(missing, 400, 'invalid_request')
+    expect(missing.error.param).toBe('messages')
+    expectOpenAiError(
+      await raw('{"messages":[{"role":"user","content":"x"}]}', authorization),
+      400,
+      'invalid_request',
+    )
+    expect(upstreamCount()).toBe(before)
+  })
+
+  it('answers 503 for a model no channel serves', async () => {
+    const answer = await relayFailure(chat(fixture.openai(rootKey), 'no-such-model'))
+    expectOpenAiError(answer, 503, 'no_available_channel')
+    expect(answer.error.message).toMatch(/^No available channel for model no-such-model/)
+  })
+
+  it('answers 400 for a model with a channel but no price, without calling the upstream', async () => {
+    const before = upstreamCount()
+    const answer = await relayFailure(chat(fixture.openai(rootKey), 'made-up-model'))
+    expectOpenAiError(answer, 400, 'model_price_not_set')
+    expect(answer.error.message).toContain('made-up-model')
+    expect(upstreamCount()).toBe(before)
+    // Once an administrator prices it, it works.
+    await fixture.setPrices({ 'made-up-model': 1 })
+    expect((await chat(fixture.openai(rootKey), 'made-up-model')).model).toBe('made-up-model')
+  })
+})

@@ -1,0 +1,144 @@
+import type OpenAI from 'openai'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
+import { testDialects } from '../testing/test-databases.ts'
+
+// Each test has models and channels of its own: a failed channel cools down for a while, which
+// would otherwise change what the next test sees.
+const MODELS = ['fo-500', 'fo-429', 'fo-timeout', 'fo-none', 'fo-400', 'fo-refund', 'fo-tiers', 'fo-weights']
+
+describe.each(testDialects())('relay failover on %s', (dialect) => {
+  let fixture: RelayFixture
+  let client: OpenAI
+  const chat = (model: string, target = client) =>
+    target.chat.completions.create({ model, messages: [{ role: 'user', content: 'one two three' }] })
+  const count = (key: string) => fixture.requestsFor(key).length
+
+  /** A primary (priority 10) and a backup (priority 0) channel for `model`. */
+  async function pair(model: string) {
+    const primary = await fixture.addChannel({ models: [model], key: `sk-${model}-primary`, priority: 10 })
+    const backup = await fixture.addChannel({ models: [model], key: `sk-${model}-backup`, priority: 0 })
+    return { primary, backup, primaryKey: `sk-${model}-primary`, backupKey: `sk-${model}-backup` }
+  }
+
+  beforeAll(async () => {
+    // A 1 s upstream timeout keeps the timeout case short.
+    fixture = await RelayFixture.start(dialect, { RELAY_TIMEOUT: '1' })
+    await fixture.setPrices(
+      Object.fromEntries(MODELS.map((model) => [model, 1])),
+      Object.fromEntries(MODELS.map((model) => [model, 1])),
+    )
+    await fixture.setOption('RetryTimes', 2)
+    client = fixture.openai((await fixture.createToken()).key)
+  })
+  afterAll(async () => {
+    await fixture?.close()
+  })
+
+  it.each([
+    ['fo-500', { status: 500 }],
+    ['fo-429', { status: 429 }],
+    ['fo-timeout', { delayMs: 1_500 }],
+  ])('moves on to the next channel when %s fails, trying the failed one only once', async (model, fault) => {
+    const { backup, primaryKey, backupKey } = await pair(model)
+    fixture.mock.addFault({ match: { keyContains: primaryKey }, ...fault })
+    const completion = await chat(model)
+    expect(completion.choices[0].message.content).toBe('Hello from the mock upstream')
+    expect(count(primaryKey)).toBe(1)
+    expect(count(backupKey)).toBe(1)
+    const [log] = await fixture.consumeLogs({ model })
+    expect(log.channel_id).toBe(backup)
+  })
+
+  it('returns the last error when every channel fails, each tried once', async () => {
+    const { primaryKey, backupKey } = await pair('fo-none')
+    fixture.mock.addFault({ match: { model: 'fo-none' }, status: 502 })
+    const answer = await relayFailure(chat('fo-none'))
+    expect(answer.status).toBe(502)
+    expect(answer.error.message).toContain(`(request id: ${answer.requestId})`)
+    expect(count(primaryKey)).toBe(1)
+    expect(count(backupKey)).toBe(1)
+    expect(await fixture.consumeLogs({ model: 'fo-none' })).toHaveLength(0)
+  })
+
+  it('does not retry when RetryTimes is 0', async () => {
+    const model = 'fo-none'
+    await fixture.setOption('RetryTimes', 0)
+    try {
+      const before = { primary: count('sk-fo-none-primary'), backup: count('sk-fo-none-backup') }
+      const answer = await relayFailure(chat(model))
+      expect(answer.status).toBe(502)
+      // One attempt in all, on whichever channel was picked.
+      expect(count('sk-fo-none-primary') + count('sk-fo-none-backup')).toBe(
+        before.primary + before.backup + 1,
+      )
+    } finally {
+      await fixture.setOption('RetryTimes', 2)
+    }
+  })
+
+  it('returns a 400 from the upstream as it is, without retrying', async () => {
+    const { primaryKey, backupKey } = await pair('fo-400')
+    fixture.mock.addFault({ match: { keyContains: primaryKey }, status: 400 })
+    const answer = await relayFailure(chat('fo-400'))
+    expect(answer.status).toBe(400)
+    expect(answer.error.message).toContain('Invalid request (mock upstream).')
+    expect(count(primaryKey)).toBe(1)
+    expect(count(backupKey)).toBe(0)
+  })
+
+  it('refunds failed attempts: the balance moves exactly as if only the served call happened', async () => {
+    const { primaryKey, backup } = await pair('fo-refund')
+    const user = await fixture.createUser('refund-user', 1_000_000)
+    const token = await fixture.createToken({ remain_quota: 100_000 }, user.client)
+    const userClient = fixture.openai(token.key)
+    fixture.mock.addFault({ match: { keyContains: primaryKey }, status: 500 })
+    await chat('fo-refund', userClient)
+    // 3 prompt words + 5 generated tokens at ratio 1.
+    const balances = await fixture.balances(user.id, token.id)
+    expect(balances).toEqual({
+      user: { quota: 1_000_000 - 8, used_quota: 8, request_count: 1 },
+      token: { remain_quota: 100_000 - 8, used_quota: 8 },
+    })
+    expect(await fixture.channelUsedQuota(backup)).toBe(8)
+    const logs = await fixture.consumeLogs({ userId: user.id })
+    expect(logs.map((log) => log.quota)).toEqual([8])
+
+    // A request that fails everywhere costs nothing and is not counted.
+    fixture.mock.addFault({ match: { model: 'fo-refund' }, status: 503, times: 3 })
+    expect((await relayFailure(chat('fo-refund', userClient))).status).toBe(503)
+    expect(await fixture.balances(user.id, token.id)).toEqual(balances)
+    expect(await fixture.consumeLogs({ userId: user.id })).toHaveLength(1)
+  })
+
+  it('uses a lower priority tier only when the top tier failed', async () => {
+    const model = 'fo-tiers'
+    await fixture.addChannel({ models: [model], key: 'sk-top-a', priority: 5 })
+    await fixture.addChannel({ models: [model], key: 'sk-top-b', priority: 5 })
+    await fixture.addChannel({ models: [model], key: 'sk-low', priority: -1 })
+    await Promise.all(Array.from({ length: 20 }, () => chat(model)))
+    expect(count('sk-low')).toBe(0)
+    expect(count('sk-top-a') + count('sk-top-b')).toBe(20)
+
+    fixture.mock.addFault({ match: { keyContains: 'sk-top-' }, status: 500 })
+    const before = { a: count('sk-top-a'), b: count('sk-top-b') }
+    expect((await chat(model)).choices).toHaveLength(1)
+    expect(count('sk-low')).toBe(1)
+    expect(count('sk-top-a') - before.a).toBe(1)
+    expect(count('sk-top-b') - before.b).toBe(1)
+  })
+
+  it('splits traffic inside a tier by weight', async () => {
+    const model = 'fo-weights'
+    await fixture.addChannel({ models: [model], key: 'sk-light', weight: 1 })
+    await fixture.addChannel({ models: [model], key: 'sk-heavy', weight: 3 })
+    const total = 400
+    for (let sent = 0; sent < total; sent += 25)
+      await Promise.all(Array.from({ length: 25 }, () => chat(model)))
+    const heavy = count('sk-heavy')
+    expect(heavy + count('sk-light')).toBe(total)
+    // Expected 75 %; the standard deviation of the share is about 2 %, so this never flakes.
+    expect(heavy / total).toBeGreaterThan(0.65)
+    expect(heavy / total).toBeLessThan(0.85)
+  }, 60_000)
+})

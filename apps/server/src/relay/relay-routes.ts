@@ -5,6 +5,7 @@ import { RelayError } from './auth/relay-error.ts'
 import { registerBillingRoutes } from './billing-routes.ts'
 import { registerModelRoutes } from './models-routes.ts'
 import { createRelayHandler } from './pipeline/relay-handler.ts'
+import { registerProxyRoute } from './proxy/proxy-route.ts'
 import type { RelayServices } from './relay-services.ts'
 
 // Audio uploads reach 25 MB and vision requests carry base64 images.
@@ -103,6 +104,7 @@ export async function registerRelayRoutes(
     )
     registerModelRoutes(relay, context, services)
     registerBillingRoutes(relay, context, services)
+    registerProxyRoute(relay, context, services)
   })
   app.get('/metrics', async (_request, reply) => {
     reply.header('content-type', services.metrics.registry.contentType)

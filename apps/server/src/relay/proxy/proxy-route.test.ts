@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type MockUpstream, startMockUpstream } from '../../../../../tools/mock-upstream/src/server.ts'
+import { ApiClient, registerAndLogin } from '../../testing/http-client.ts'
+import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../testing/test-app.ts'
+
+describe('the proxy route for channel type 43', () => {
+  let server: TestApp
+  let mock: MockUpstream
+  let channelId: number
+  const keyOf = async (username: string) => {
+    const row = await server.context.db
+      .selectFrom('tokens')
+      .innerJoin('users', 'users.id', 'tokens.user_id')
+      .select('tokens.key')
+      .where('users.username', '=', username)
+      .executeTakeFirstOrThrow()
+    return `sk-${row.key}`
+  }
+
+  beforeAll(async () => {
+    mock = await startMockUpstream()
+    server = await startTestApp('sqlite')
+    const root = new ApiClient(server.baseUrl)
+    await root.login('root', ROOT_PASSWORD)
+    expect(
+      (await root.post('/api/channel/', { name: 'raw', type: 43, key: 'Raw-Secret-Key', base_url: mock.url }))
+        .status,
+    ).toBe(200)
+    channelId = (await root.get('/api/channel/search?keyword=raw')).body.data[0].id
+    await registerAndLogin(server.baseUrl, 'plainuser')
+  })
+  afterAll(async () => {
+    await server?.close()
+    await mock?.close()
+  })
+
+  it('forwards an administrator request with the channel key, and bills and logs it', async () => {
+    const before = await server.context.db
+      .selectFrom('users')
+      .select('quota')
+      .where('username', '=', 'root')
+      .executeTakeFirstOrThrow()
+    const response = await fetch(`${server.baseUrl}/v1/oneapi/proxy/${channelId}/v1/chat/completions?x=1`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${await keyOf('root')}`,
+        'content-type': 'application/json',
+        'x-extra': 'kept',
+      },
+      body: JSON.stringify({ model: 'anything', messages: [{ role: 'user', content: 'hi' }] }),
+    })
+    expect(response.status).toBe(200)
+    expect((await response.json()).object).toBe('chat.completion')
+    const seen = mock.requests.at(-1)!
+    expect(seen.path).toBe('/v1/chat/completions?x=1')
+    expect(seen.headers.authorization).toBe('Raw-Secret-Key')
+    expect(seen.headers['x-extra']).toBe('kept')
+    const after = await server.context.db
+      .selectFrom('users')
+      .select('quota')
+      .where('username', '=', 'root')
+      .executeTakeFirstOrThrow()
+    expect(Number(before.quota) - Number(after.quota)).toBe(1000)
+    await server.context.relay.logWriter.flush()
+    const log = await server.context.logDb
+      .selectFrom('logs')
+      .selectAll()
+      .where('model_name', '=', 'oneapi-proxy')
+      .executeTakeFirstOrThrow()
+    expect(log).toMatchObject({ quota: 1000, channel_id: channelId, username: 'root' })
+  })
+
+  it('refuses normal users and channels that are not proxies', async () => {
+    const user = await fetch(`${server.baseUrl}/v1/oneapi/proxy/${channelId}/v1/models`, {
+      headers: { authorization: `Bearer ${await keyOf('plainuser')}` },
+    })
+    expect(user.status).toBe(403)
+    expect((await user.json()).error.code).toBe('proxy_forbidden')
+    const missing = await fetch(`${server.baseUrl}/v1/oneapi/proxy/99999/v1/models`, {
+      headers: { authorization: `Bearer ${await keyOf('root')}` },
+    })
+    expect(missing.status).toBe(400)
+  })
+})

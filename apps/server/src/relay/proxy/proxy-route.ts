@@ -1,0 +1,112 @@
+import { ChannelStatus, LogType, Role } from '@one-api/contracts'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { AppContext } from '../../app-context.ts'
+import { resolveGroupRatio } from '../../billing/pricing/group-ratio.ts'
+import { ceilQuota } from '../../billing/pricing/quota.ts'
+import { RelayError } from '../auth/relay-error.ts'
+import { authenticateRelay } from '../auth/token-auth.ts'
+import { sendRelayError } from '../models-routes.ts'
+import type { RelayServices } from '../relay-services.ts'
+
+/** The model name proxy requests are priced and logged under (ModelRatio key). */
+export const PROXY_MODEL_NAME = 'oneapi-proxy'
+// Ratio 1 per request = 1000 quota = $0.002, unless ModelRatio sets `oneapi-proxy`.
+const DEFAULT_PROXY_RATIO = 1
+const PREFIX = /^\/v1\/oneapi\/proxy\/\d+/
+const DROPPED_REQUEST_HEADERS = new Set([
+  'host',
+  'content-length',
+  'accept-encoding',
+  'connection',
+  'authorization',
+  'transfer-encoding',
+  'keep-alive',
+])
+const DROPPED_RESPONSE_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length'])
+
+/**
+ * ANY /v1/oneapi/proxy/:channelid/* — raw pass-through to a Proxy channel (type 43) with the
+ * channel's key as Authorization. Unlike one-api it is for administrators only, and every request
+ * is billed per request and logged.
+ */
+export function registerProxyRoute(app: FastifyInstance, context: AppContext, services: RelayServices): void {
+  app.all('/v1/oneapi/proxy/:channelid/*', async (request: FastifyRequest, reply: FastifyReply) => {
+    const started = Date.now()
+    try {
+      const caller = await authenticateRelay(services.cache, request.headers.authorization, request.ip)
+      if (caller.user.role < Role.admin)
+        throw new RelayError(403, 'The proxy route is for administrators only', 'proxy_forbidden')
+      const channelId = Number((request.params as { channelid: string }).channelid)
+      const channel = await context.db
+        .selectFrom('channels')
+        .selectAll()
+        .where('id', '=', channelId)
+        .executeTakeFirst()
+      if (!channel || channel.type !== 43)
+        throw new RelayError(400, `Channel #${channelId} is not a proxy channel`, 'invalid_channel_id')
+      if (channel.status !== ChannelStatus.enabled)
+        throw new RelayError(403, `Channel #${channelId} is disabled`, 'channel_disabled')
+      const ratio = context.options.ratios('ModelRatio')[PROXY_MODEL_NAME] ?? DEFAULT_PROXY_RATIO
+      const quota = ceilQuota(
+        ratio * 1000 * resolveGroupRatio(caller.user.group, context.options.ratios('GroupRatio')),
+      )
+      const reserved = await services.ledger.reserve(caller.token.id, caller.user.id, quota)
+      if (!reserved.ok)
+        throw new RelayError(
+          403,
+          'The remaining quota is not enough for this request',
+          `insufficient_${reserved.reason}_quota`,
+        )
+      const headers: Record<string, string> = {}
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (!DROPPED_REQUEST_HEADERS.has(name) && typeof value === 'string') headers[name] = value
+      }
+      headers.authorization = channel.key
+      const target = (channel.base_url ?? '').replace(/\/+$/, '') + request.url.replace(PREFIX, '')
+      const body = Buffer.isBuffer(request.body) && request.body.length > 0 ? request.body : undefined
+      let response: Awaited<ReturnType<typeof services.upstream.send>>
+      try {
+        response = await services.upstream.send({
+          url: target,
+          method: request.method as 'POST',
+          headers,
+          body,
+        })
+      } catch {
+        await services.ledger.refund(reserved.reservation)
+        throw new RelayError(
+          502,
+          'The proxy target could not be reached',
+          'do_request_failed',
+          'upstream_error',
+        )
+      }
+      reply.code(response.statusCode)
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (!DROPPED_RESPONSE_HEADERS.has(name) && value !== undefined) reply.header(name, value)
+      }
+      await services.ledger.settle(reserved.reservation, quota, channel.id)
+      services.logWriter.write({
+        user_id: caller.user.id,
+        created_at: Math.floor(Date.now() / 1000),
+        type: LogType.consume,
+        content: `proxy ${request.method} ${request.url.replace(PREFIX, '')} -> ${response.statusCode}`,
+        username: caller.user.username,
+        token_name: caller.token.name,
+        model_name: PROXY_MODEL_NAME,
+        quota,
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        channel_id: channel.id,
+        request_id: request.id,
+        elapsed_time: Date.now() - started,
+        is_stream: false,
+        system_prompt_reset: false,
+        ip: request.ip,
+      })
+      return reply.send(response.body)
+    } catch (error) {
+      return sendRelayError(reply, error, request.id)
+    }
+  })
+}

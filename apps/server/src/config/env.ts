@@ -61,6 +61,7 @@ const envSchema = z.object({
   USER_CONTENT_REQUEST_PROXY: z.url('must be a URL').optional(),
   USER_CONTENT_REQUEST_TIMEOUT: integerVar(1).default(30),
   THEME: z.string().default('default'),
+  TURNSTILE_VERIFY_URL: z.url('must be a URL').optional(),
   SHUTDOWN_TIMEOUT: integerVar(0).default(10),
   WEB_DIST_PATH: z.string().optional(),
   // Addresses of reverse proxies whose X-Forwarded-For is believed (for client IPs and rate limits).

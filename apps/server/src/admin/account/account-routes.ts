@@ -2,6 +2,7 @@ import { loginInputSchema, registerInputSchema, UserStatus } from '@one-api/cont
 import type { AppContext } from '../../app-context.ts'
 import { verifyPassword } from '../../auth/password.ts'
 import { SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from '../../auth/session-cookie.ts'
+import { checkTurnstile } from '../../auth/turnstile.ts'
 import { findUserByEmail, findUserById, findUserByUsername } from '../../db/repositories/users-repository.ts'
 import { AppError, badRequest, forbidden } from '../../http/errors.ts'
 import { ok, type RouteDefinition } from '../../http/route.ts'
@@ -72,6 +73,7 @@ export function accountRoutes(context: AppContext): RouteDefinition[] {
           throw forbidden('Registration with a password has been disabled; use a third-party sign-in instead')
         }
         const input = parseInput(registerInputSchema, request.body)
+        await checkTurnstile(context, request)
         if (options.boolean('EmailVerificationEnabled')) {
           // Email codes are sent by the verification flow, which is not part of this release yet.
           throw badRequest(

@@ -189,3 +189,47 @@ describe.each(testDialects())('accounts on %s', (dialect) => {
     expect((await root.delete('/api/user/self')).status).toBe(403)
   })
 })
+
+describe('registration behind Turnstile', () => {
+  it('requires a bot-check token that the verification service accepts', async () => {
+    const { createServer } = await import('node:http')
+    const verifier = createServer((request, response) => {
+      let body = ''
+      request.on('data', (chunk) => {
+        body += chunk
+      })
+      request.on('end', () => {
+        const form = new URLSearchParams(body)
+        response.setHeader('content-type', 'application/json')
+        response.end(
+          JSON.stringify({
+            success: form.get('response') === 'good-token' && form.get('secret') === 'site-secret',
+          }),
+        )
+      })
+    })
+    await new Promise<void>((resolve) => verifier.listen(0, '127.0.0.1', resolve))
+    const port = (verifier.address() as { port: number }).port
+    const server = await startTestApp('sqlite', {
+      TURNSTILE_VERIFY_URL: `http://127.0.0.1:${port}/siteverify`,
+    })
+    try {
+      const root = new ApiClient(server.baseUrl)
+      await root.login('root', ROOT_PASSWORD)
+      await root.put('/api/option/', { key: 'TurnstileSiteKey', value: 'site-key' })
+      await root.put('/api/option/', { key: 'TurnstileSecretKey', value: 'site-secret' })
+      expect((await root.put('/api/option/', { key: 'TurnstileCheckEnabled', value: 'true' })).status).toBe(
+        200,
+      )
+      expect((await new ApiClient(server.baseUrl).get('/api/status')).body.data.turnstile_check).toBe(true)
+      const client = new ApiClient(server.baseUrl)
+      const body = { username: 'botcheck', password: 'password-123' }
+      expect((await client.post('/api/user/register', body)).status).toBe(403)
+      expect((await client.post('/api/user/register?turnstile=bad-token', body)).status).toBe(403)
+      expect((await client.post('/api/user/register?turnstile=good-token', body)).status).toBe(200)
+    } finally {
+      await server.close()
+      verifier.close()
+    }
+  })
+})

@@ -61,16 +61,29 @@ export function script(length: number, event: (index: number) => string): Stream
   return built
 }
 
-function chatStream(model: string, tool: string | undefined, pieces: number, finish: string, usage: unknown): StreamScript {
+function chatStream(
+  model: string,
+  tool: string | undefined,
+  pieces: number,
+  finish: string,
+  usage: unknown,
+): StreamScript {
   const withUsage = usage !== undefined
-  const head = `data: {"id":"chatcmpl-mock","object":"chat.completion.chunk","created":${CREATED},"model":${JSON.stringify(model)},"system_fingerprint":null,"choices":[{"index":0,"delta":`
+  const head = `data: {"id":"chatcmpl-mock","object":"chat.completion.chunk","created":${CREATED},"model":${JSON.stringify(model)},"system_fingerprint":"fp_mock","choices":[{"index":0,"delta":`
   const tail = `,"logprobs":null,"finish_reason":null}]${withUsage ? ',"usage":null' : ''}}\n\n`
   const contentCount = tool ? TOOL_ARGUMENT_PIECES.length : pieces
   const first = tool
-    ? { role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_mock', type: 'function', function: { name: tool, arguments: '' } }], refusal: null }
+    ? {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { index: 0, id: 'call_mock', type: 'function', function: { name: tool, arguments: '' } },
+        ],
+        refusal: null,
+      }
     : { role: 'assistant', content: '', refusal: null }
   const finishEvent = `${head}{},"logprobs":null,"finish_reason":${JSON.stringify(tool ? 'tool_calls' : finish)}}]${withUsage ? ',"usage":null' : ''}}\n\n`
-  const usageEvent = `data: {"id":"chatcmpl-mock","object":"chat.completion.chunk","created":${CREATED},"model":${JSON.stringify(model)},"system_fingerprint":null,"choices":[],"usage":${JSON.stringify(usage)}}\n\n`
+  const usageEvent = `data: {"id":"chatcmpl-mock","object":"chat.completion.chunk","created":${CREATED},"model":${JSON.stringify(model)},"system_fingerprint":"fp_mock","choices":[],"usage":${JSON.stringify(usage)}}\n\n`
   const length = contentCount + 3 + (withUsage ? 1 : 0)
   return script(length, (index) => {
     if (index === 0) return head + JSON.stringify(first) + tail
@@ -86,12 +99,24 @@ function chatStream(model: string, tool: string | undefined, pieces: number, fin
   })
 }
 
-function chatBody(model: string, tool: string | undefined, pieces: number, finish: string, usage: unknown): string {
+function chatBody(
+  model: string,
+  tool: string | undefined,
+  pieces: number,
+  finish: string,
+  usage: unknown,
+): string {
   const message = tool
     ? {
         role: 'assistant',
         content: null,
-        tool_calls: [{ id: 'call_mock', type: 'function', function: { name: tool, arguments: TOOL_ARGUMENT_PIECES.join('') } }],
+        tool_calls: [
+          {
+            id: 'call_mock',
+            type: 'function',
+            function: { name: tool, arguments: TOOL_ARGUMENT_PIECES.join('') },
+          },
+        ],
         refusal: null,
         annotations: [],
       }
@@ -104,11 +129,16 @@ function chatBody(model: string, tool: string | undefined, pieces: number, finis
     choices: [{ index: 0, message, logprobs: null, finish_reason: tool ? 'tool_calls' : finish }],
     ...(usage === undefined ? {} : { usage }),
     service_tier: 'default',
-    system_fingerprint: null,
+    system_fingerprint: 'fp_mock',
   })
 }
 
-export function handleChat(response: ServerResponse, json: Record<string, unknown>, model: string, faults: FaultPlan): Promise<void> | void {
+export function handleChat(
+  response: ServerResponse,
+  json: Record<string, unknown>,
+  model: string,
+  faults: FaultPlan,
+): Promise<void> | void {
   const tool = toolName(json)
   const { pieces, finishReason } = completionPieces(json, faults.chunks)
   const completionTokens = tool ? TOOL_ARGUMENT_PIECES.length : pieces
@@ -119,7 +149,11 @@ export function handleChat(response: ServerResponse, json: Record<string, unknow
   const usage = wantsUsage ? usageObject(promptTokens, completionTokens) : undefined
   const key = `chat|${stream}|${model}|${tool}|${pieces}|${finishReason}|${wantsUsage ? promptTokens : '-'}`
   if (!stream) {
-    sendJson(response, 200, remember(key, () => chatBody(model, tool, pieces, finishReason, usage)))
+    sendJson(
+      response,
+      200,
+      remember(key, () => chatBody(model, tool, pieces, finishReason, usage)),
+    )
     return
   }
   const build = () => chatStream(model, tool, pieces, finishReason, usage)

@@ -47,7 +47,8 @@ export function handleCompletions(
     script(length, (index) => {
       if (index < pieces) return choice(piece(index), null)
       if (index === pieces) return choice('', finishReason)
-      if (usage && index === pieces + 1) return `data: ${head},"choices":[],"usage":${JSON.stringify(usage)}}\n\n`
+      if (usage && index === pieces + 1)
+        return `data: ${head},"choices":[],"usage":${JSON.stringify(usage)}}\n\n`
       return 'data: [DONE]\n\n'
     })
   return writeStream(response, pieces <= 200 ? remember(key, build) : build(), faults)

@@ -112,7 +112,8 @@ export class FaultRules {
       if (rule.times <= 0) this.rules.splice(index, 1)
     }
     const plan: Record<string, unknown> = {}
-    for (const field of PLAN_FIELDS) if (rule[field as keyof FaultRule] !== undefined) plan[field] = rule[field as keyof FaultRule]
+    for (const field of PLAN_FIELDS)
+      if (rule[field as keyof FaultRule] !== undefined) plan[field] = rule[field as keyof FaultRule]
     return plan as FaultPlan
   }
 }
@@ -129,13 +130,22 @@ function matches(rule: FaultRule, context: RuleContext): boolean {
 export function parseFaultRule(input: unknown): FaultRule | string {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return 'rule must be an object'
   const rule = input as Record<string, unknown>
-  for (const field of ['status', 'delayMs', 'chunkDelayMs', 'cutAfterChunks', 'chunks', 'promptTokens', 'times']) {
+  for (const field of [
+    'status',
+    'delayMs',
+    'chunkDelayMs',
+    'cutAfterChunks',
+    'chunks',
+    'promptTokens',
+    'times',
+  ]) {
     const value = rule[field]
     if (value !== undefined && (!Number.isInteger(value) || (value as number) < 0)) {
       return `${field} must be a non-negative integer`
     }
   }
   if (rule.noUsage !== undefined && typeof rule.noUsage !== 'boolean') return 'noUsage must be a boolean'
-  if (rule.match !== undefined && (typeof rule.match !== 'object' || rule.match === null)) return 'match must be an object'
+  if (rule.match !== undefined && (typeof rule.match !== 'object' || rule.match === null))
+    return 'match must be an object'
   return rule as FaultRule
 }

@@ -7,9 +7,23 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net'
 import { handleChat } from './chat.ts'
 import { handleCompletions } from './completions.ts'
-import { handleEmbeddings, handleImages, handleModels, handleModerations, handleSpeech, handleTranscription } from './endpoints.ts'
+import {
+  handleEmbeddings,
+  handleImages,
+  handleModels,
+  handleModerations,
+  handleSpeech,
+  handleTranscription,
+} from './endpoints.ts'
 import { sendError, sendJson } from './errors.ts'
-import { type FaultPlan, FaultRules, faultsFromHeaders, faultsFromModel, parseFaultRule, type FaultRule } from './faults.ts'
+import {
+  type FaultPlan,
+  type FaultRule,
+  FaultRules,
+  faultsFromHeaders,
+  faultsFromModel,
+  parseFaultRule,
+} from './faults.ts'
 import { parseMultipart } from './multipart-fields.ts'
 import { matchRoute, type Route } from './routes.ts'
 
@@ -69,7 +83,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
   const logSize = options.requestLogSize ?? 200
   const apiKeys = options.apiKeys ? new Set(options.apiKeys) : undefined
 
-  function control(request: IncomingMessage, response: ServerResponse, pathname: string, body: Buffer): void {
+  function control(request: IncomingMessage, response: ServerResponse, pathname: string, body: Buffer) {
     const route = `${request.method} ${pathname}`
     if (route === 'POST /__mock/faults') {
       let input: unknown
@@ -90,7 +104,12 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       return sendJson(response, 200, '{"ok":true}')
     }
     if (route === 'GET /__mock/requests') {
-      const requests = log.map(({ method, path, headers, body: bytes }) => ({ method, path, headers, body: bytes.toString('utf8') }))
+      const requests = log.map(({ method, path, headers, body: bytes }) => ({
+        method,
+        path,
+        headers,
+        body: bytes.toString('utf8'),
+      }))
       return sendJson(response, 200, JSON.stringify(requests))
     }
     if (route === 'POST /__mock/reset') {
@@ -101,17 +120,34 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     sendJson(response, 404, JSON.stringify({ error: `unknown control route ${route}` }))
   }
 
-  async function relay(request: IncomingMessage, response: ServerResponse, route: Route, body: Buffer, path: string): Promise<void> {
+  async function relay(
+    request: IncomingMessage,
+    response: ServerResponse,
+    route: Route,
+    body: Buffer,
+    path: string,
+  ): Promise<void> {
     const contentType = request.headers['content-type'] ?? ''
     const json = route.endpoint === 'models' ? {} : parseJsonBody(body, contentType)
     if (logSize > 0) {
-      log.push({ method: request.method ?? '', path, headers: request.headers, body, json: json === 'invalid' ? undefined : json })
+      log.push({
+        method: request.method ?? '',
+        path,
+        headers: request.headers,
+        body,
+        json: json === 'invalid' ? undefined : json,
+      })
       if (log.length > logSize) log.shift()
     }
     if (apiKeys && !apiKeys.has(keyOf(request.headers))) return sendError(response, 401, '')
     if (json === 'invalid') {
-      const message = 'We could not parse the JSON body of your request. (HINT: This likely means you aren\'t using your HTTP library correctly.)'
-      return sendJson(response, 400, JSON.stringify({ error: { message, type: 'invalid_request_error', param: null, code: null } }))
+      const message =
+        "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly.)"
+      return sendJson(
+        response,
+        400,
+        JSON.stringify({ error: { message, type: 'invalid_request_error', param: null, code: null } }),
+      )
     }
     const form = json === undefined ? parseMultipart(body, contentType) : undefined
     const rawModel = json?.model ?? form?.fields.model ?? route.deployment ?? ''
@@ -122,7 +158,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       ...faultsFromHeaders(request.headers),
     }
     if (faults.delayMs) await sleep(faults.delayMs)
-    if (faults.status !== undefined && faults.status >= 400) return sendError(response, faults.status, model, faults.body)
+    if (faults.status !== undefined && faults.status >= 400)
+      return sendError(response, faults.status, model, faults.body)
     const input = json ?? {}
     switch (route.endpoint) {
       case 'chat':
@@ -152,7 +189,11 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     const route = matchRoute(request.method ?? 'GET', pathname)
     if (!route) {
       const message = `Invalid URL (${request.method} ${pathname})`
-      return sendJson(response, 404, JSON.stringify({ error: { message, type: 'invalid_request_error', param: null, code: null } }))
+      return sendJson(
+        response,
+        404,
+        JSON.stringify({ error: { message, type: 'invalid_request_error', param: null, code: null } }),
+      )
     }
     return relay(request, response, route, body, path)
   }
@@ -163,7 +204,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     request.on('end', () => {
       const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
       Promise.resolve(handle(request, response, body)).catch(() => {
-        if (!response.headersSent) sendJson(response, 500, '{"error":{"message":"mock upstream failure","type":"server_error"}}')
+        if (!response.headersSent)
+          sendJson(response, 500, '{"error":{"message":"mock upstream failure","type":"server_error"}}')
         else response.destroy()
       })
     })

@@ -35,7 +35,11 @@ const drained = (response: ServerResponse) =>
     response.once('close', done)
   })
 
-export async function writeStream(response: ServerResponse, script: StreamScript, faults: FaultPlan): Promise<void> {
+export async function writeStream(
+  response: ServerResponse,
+  script: StreamScript,
+  faults: FaultPlan,
+): Promise<void> {
   response.writeHead(200, SSE_HEADERS)
   const delay = faults.chunkDelayMs ?? 0
   const cut = faults.cutAfterChunks

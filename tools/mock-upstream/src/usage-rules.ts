@@ -45,12 +45,16 @@ export function promptTokensOf(json: Record<string, unknown>): number {
 }
 
 /** Pieces to generate: the directive or the default, capped by the request's token limit. */
-export function completionPieces(json: Record<string, unknown>, requested: number | undefined): {
+export function completionPieces(
+  json: Record<string, unknown>,
+  requested: number | undefined,
+): {
   pieces: number
   finishReason: 'stop' | 'length'
 } {
   const wanted = requested ?? DEFAULT_CHUNKS
   const limit = json.max_completion_tokens ?? json.max_tokens
-  if (typeof limit === 'number' && limit >= 0 && limit < wanted) return { pieces: limit, finishReason: 'length' }
+  if (typeof limit === 'number' && limit >= 0 && limit < wanted)
+    return { pieces: limit, finishReason: 'length' }
   return { pieces: wanted, finishReason: 'stop' }
 }

@@ -37,7 +37,11 @@ describe('request body', () => {
   })
 
   it('leaves a stream alone when the client asked for usage itself', () => {
-    const request = jsonRelayRequest('chat', { model: 'm', stream: true, stream_options: { include_usage: true } })
+    const request = jsonRelayRequest('chat', {
+      model: 'm',
+      stream: true,
+      stream_options: { include_usage: true },
+    })
     const built = build(request)
     expect(built.body).toBe(request.body)
     expect(built.dropUsageChunk).toBe(false)
@@ -46,16 +50,26 @@ describe('request body', () => {
   it('forces the system prompt: replaces the first system message or prepends one', () => {
     const replace = jsonRelayRequest(
       'chat',
-      { model: 'm', messages: [{ role: 'system', content: 'old', name: 'x' }, { role: 'user', content: 'hi' }] },
+      {
+        model: 'm',
+        messages: [
+          { role: 'system', content: 'old', name: 'x' },
+          { role: 'user', content: 'hi' },
+        ],
+      },
       { systemPrompt: 'new' },
     )
     expect(JSON.parse(String(build(replace).body)).messages).toEqual([
       { role: 'system', content: 'new', name: 'x' },
       { role: 'user', content: 'hi' },
     ])
-    const prepend = jsonRelayRequest('chat', { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, {
-      systemPrompt: 'new',
-    })
+    const prepend = jsonRelayRequest(
+      'chat',
+      { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+      {
+        systemPrompt: 'new',
+      },
+    )
     expect(JSON.parse(String(build(prepend).body)).messages[0]).toEqual({ role: 'system', content: 'new' })
   })
 

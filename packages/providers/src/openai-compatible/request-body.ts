@@ -54,7 +54,9 @@ export function prepareBody(request: RelayRequest): PreparedBody {
   // Without include_usage, OpenAI streams carry no usage and billing would fall back to local
   // counting. https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options
   const forceUsage =
-    request.stream && (request.mode === 'chat' || request.mode === 'completions') && !clientAskedForUsage(request)
+    request.stream &&
+    (request.mode === 'chat' || request.mode === 'completions') &&
+    !clientAskedForUsage(request)
   const forcePrompt = request.mode === 'chat' && Boolean(request.systemPrompt)
   if (!modelChanged && !forceUsage && !forcePrompt) return original
 

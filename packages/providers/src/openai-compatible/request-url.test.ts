@@ -3,7 +3,12 @@ import type { ChannelCredentials, RelayMode } from '../adaptor.ts'
 import { jsonRelayRequest } from '../testing/relay-request.ts'
 import { openAiCompatibleAdaptor } from './adaptor.ts'
 
-const urlFor = (channel: ChannelCredentials, mode: RelayMode = 'chat', model = 'gpt-4o-mini', path?: string) => {
+const urlFor = (
+  channel: ChannelCredentials,
+  mode: RelayMode = 'chat',
+  model = 'gpt-4o-mini',
+  path?: string,
+) => {
   const request = jsonRelayRequest(mode, { model }, path ? { path } : {})
   const built = openAiCompatibleAdaptor.buildRequest(request, channel)
   return built.kind === 'request' ? built.url : `error ${built.status}: ${built.message}`
@@ -40,15 +45,22 @@ describe('upstream URL rules (reference §1.2)', () => {
   })
 
   it('builds Azure deployment URLs with dots removed and the api-version', () => {
-    const azure = { type: 3, key: 'k', baseUrl: 'https://res.openai.azure.com', config: { api_version: '2024-06-01' } }
+    const azure = {
+      type: 3,
+      key: 'k',
+      baseUrl: 'https://res.openai.azure.com',
+      config: { api_version: '2024-06-01' },
+    }
     expect(urlFor(azure, 'chat', 'gpt-3.5-turbo')).toBe(
       'https://res.openai.azure.com/openai/deployments/gpt-35-turbo/chat/completions?api-version=2024-06-01',
     )
-    expect(urlFor({ ...azure, config: {}, other: '2023-05-15' }, 'embeddings', 'text-embedding-3-small')).toBe(
+    expect(
+      urlFor({ ...azure, config: {}, other: '2023-05-15' }, 'embeddings', 'text-embedding-3-small'),
+    ).toBe(
       'https://res.openai.azure.com/openai/deployments/text-embedding-3-small/embeddings?api-version=2023-05-15',
     )
     expect(urlFor({ ...azure, config: {} }, 'images', 'dall-e-3')).toMatch(
-      /\/openai\/deployments\/dall-e-3\/images\/generations\?api-version=2024-10-21$/,
+      /\/openai\/deployments\/dall-e-3\/images\/generations\?api-version=2024-03-01-preview$/,
     )
   })
 
@@ -56,7 +68,9 @@ describe('upstream URL rules (reference §1.2)', () => {
     expect(urlFor({ type: 27, key: 'k' })).toBe('https://api.minimax.chat/v1/text/chatcompletion_v2')
     expect(urlFor({ type: 27, key: 'k' }, 'embeddings')).toMatch(/^error 400/)
     expect(urlFor({ type: 40, key: 'k' })).toBe('https://ark.cn-beijing.volces.com/api/v3/chat/completions')
-    expect(urlFor({ type: 40, key: 'k' }, 'embeddings')).toBe('https://ark.cn-beijing.volces.com/api/v3/embeddings')
+    expect(urlFor({ type: 40, key: 'k' }, 'embeddings')).toBe(
+      'https://ark.cn-beijing.volces.com/api/v3/embeddings',
+    )
     expect(urlFor({ type: 41, key: 'k' })).toBe('https://api.novita.ai/v3/openai/chat/completions')
     expect(urlFor({ type: 47, key: 'k' })).toBe('https://qianfan.baidubce.com/v2/chat/completions')
     expect(urlFor({ type: 49, key: 'k' }, 'embeddings')).toBe(
@@ -95,6 +109,9 @@ describe('upstream headers', () => {
     const azure = headersFor({ type: 3, key: 'azure-key', baseUrl: 'https://r.openai.azure.com' })
     expect(azure['api-key']).toBe('azure-key')
     expect(azure.Authorization).toBeUndefined()
-    expect(headersFor({ type: 20, key: 'k' })).toMatchObject({ 'X-Title': 'One API', Authorization: 'Bearer k' })
+    expect(headersFor({ type: 20, key: 'k' })).toMatchObject({
+      'X-Title': 'One API',
+      Authorization: 'Bearer k',
+    })
   })
 })

@@ -1,9 +1,10 @@
 /**
  * Upstream URL rules of the OpenAI-format channel types (reference §1.2).
  */
+import { DEFAULT_AZURE_API_VERSION } from '@one-api/contracts/channel-types'
 import type { ChannelCredentials, RelayMode, RelayRequest, UpstreamError } from '../adaptor.ts'
 import { localError } from '../shared/upstream-error.ts'
-import { OPENAI_FORMAT_DEFAULT_BASE_URLS } from './default-base-urls.ts'
+import { defaultBaseUrl } from './default-base-urls.ts'
 
 export const ChannelTypeId = {
   openAi: 1,
@@ -18,8 +19,6 @@ export const ChannelTypeId = {
   geminiOpenAiCompatible: 51,
 } as const
 
-/** Azure's generally available data-plane version, used when the channel names none. */
-export const DEFAULT_AZURE_API_VERSION = '2024-10-21'
 const CLOUDFLARE_GATEWAY = 'https://gateway.ai.cloudflare.com'
 
 const trimTrailingSlash = (url: string): string => url.replace(/\/+$/, '')
@@ -29,7 +28,7 @@ const withoutQuery = (path: string): string => path.split('?', 1)[0]
 export function resolveBaseUrl(channel: ChannelCredentials): string {
   const configured = channel.baseUrl?.trim()
   if (configured) return trimTrailingSlash(configured)
-  return trimTrailingSlash(OPENAI_FORMAT_DEFAULT_BASE_URLS[channel.type] ?? '')
+  return trimTrailingSlash(defaultBaseUrl(channel.type))
 }
 
 function unsupported(mode: RelayMode, channel: ChannelCredentials): UpstreamError {
@@ -63,7 +62,12 @@ function azureUrl(base: string, request: RelayRequest, channel: ChannelCredentia
   return `${root}/${encodeURIComponent(deployment)}/${task}?api-version=${version}`
 }
 
-function chatOrEmbeddings(base: string, mode: RelayMode, chat: string, embeddings: string): string | undefined {
+function chatOrEmbeddings(
+  base: string,
+  mode: RelayMode,
+  chat: string,
+  embeddings: string,
+): string | undefined {
   if (mode === 'chat') return base + chat
   if (mode === 'embeddings') return base + embeddings
   return undefined
@@ -95,7 +99,12 @@ export function buildUpstreamUrl(request: RelayRequest, channel: ChannelCredenti
       url = mode === 'chat' ? `${base}/v2/chat/completions` : undefined
       break
     case ChannelTypeId.aliBailian:
-      url = chatOrEmbeddings(base, mode, '/compatible-mode/v1/chat/completions', '/compatible-mode/v1/embeddings')
+      url = chatOrEmbeddings(
+        base,
+        mode,
+        '/compatible-mode/v1/chat/completions',
+        '/compatible-mode/v1/embeddings',
+      )
       break
     case ChannelTypeId.openAiCompatible:
     case ChannelTypeId.geminiOpenAiCompatible:

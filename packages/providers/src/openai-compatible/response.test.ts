@@ -6,8 +6,12 @@ import { parseOpenAiResponse } from './response.ts'
 
 const fixture = fixtureLoader(new URL('./__fixtures__/', import.meta.url))
 const json = { 'content-type': 'application/json' }
-const parse = (request: RelayRequest, body: Buffer | string, headers: Record<string, string> = json, status = 200) =>
-  parseOpenAiResponse({ status, headers, body: Buffer.from(body) }, request)
+const parse = (
+  request: RelayRequest,
+  body: Buffer | string,
+  headers: Record<string, string> = json,
+  status = 200,
+) => parseOpenAiResponse({ status, headers, body: Buffer.from(body) }, request)
 
 describe('parseResponse', () => {
   it('returns the upstream bytes untouched with reasoning and cache details', () => {
@@ -23,7 +27,9 @@ describe('parseResponse', () => {
   })
 
   it('gives the choice text for a local count when usage is missing', () => {
-    const body = JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'four words right here' } }] })
+    const body = JSON.stringify({
+      choices: [{ message: { role: 'assistant', content: 'four words right here' } }],
+    })
     expect(parse(jsonRelayRequest('chat', { model: 'm' }), body)).toMatchObject({
       usage: undefined,
       completionText: 'four words right here',
@@ -32,12 +38,21 @@ describe('parseResponse', () => {
 
   it('treats a 200 carrying an error object as an error, and invalid JSON as a retryable failure', () => {
     const error = JSON.stringify({ error: { message: 'quota', type: 'insufficient_quota' } })
-    expect(parse(jsonRelayRequest('chat', { model: 'm' }), error)).toMatchObject({ kind: 'error', status: 502 })
-    expect(parse(jsonRelayRequest('chat', { model: 'm' }), 'not json')).toMatchObject({ kind: 'error', retryable: true })
+    expect(parse(jsonRelayRequest('chat', { model: 'm' }), error)).toMatchObject({
+      kind: 'error',
+      status: 502,
+    })
+    expect(parse(jsonRelayRequest('chat', { model: 'm' }), 'not json')).toMatchObject({
+      kind: 'error',
+      retryable: true,
+    })
   })
 
   it('refuses a JSON reply to a stream request', () => {
-    const result = parse(jsonRelayRequest('chat', { model: 'm', stream: true }), fixture('chat-completion.json'))
+    const result = parse(
+      jsonRelayRequest('chat', { model: 'm', stream: true }),
+      fixture('chat-completion.json'),
+    )
     expect(result).toMatchObject({ kind: 'error', code: 'upstream_stream_not_supported' })
   })
 
@@ -48,15 +63,22 @@ describe('parseResponse', () => {
       completionText: 'hello there',
     })
     const srt = '1\n00:00:00,000 --> 00:00:01,000\nhello\n\n2\n00:00:01,000 --> 00:00:02,000\nthere\n'
-    expect(parse(request, srt, { 'content-type': 'text/plain' })).toMatchObject({ completionText: 'hello there' })
+    expect(parse(request, srt, { 'content-type': 'text/plain' })).toMatchObject({
+      completionText: 'hello there',
+    })
     const vtt = 'WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nhello there\n'
-    expect(parse(request, vtt, { 'content-type': 'text/vtt' })).toMatchObject({ completionText: 'hello there' })
+    expect(parse(request, vtt, { 'content-type': 'text/vtt' })).toMatchObject({
+      completionText: 'hello there',
+    })
   })
 
   it('passes speech audio through and maps its JSON errors', () => {
     const request = jsonRelayRequest('audio-speech', { model: 'tts-1', input: 'hi' })
     const audio = Buffer.from([0x49, 0x44, 0x33, 0, 1, 2])
-    expect(parse(request, audio, { 'content-type': 'audio/mpeg' })).toMatchObject({ kind: 'response', usage: undefined })
+    expect(parse(request, audio, { 'content-type': 'audio/mpeg' })).toMatchObject({
+      kind: 'response',
+      usage: undefined,
+    })
     expect(parse(request, fixture('error-400.json'), json, 400)).toMatchObject({ kind: 'error', status: 400 })
   })
 })

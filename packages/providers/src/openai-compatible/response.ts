@@ -52,7 +52,9 @@ function parseTranscription(response: UpstreamResponse): ParsedResponse | Upstre
   try {
     json = JSON.parse(text)
   } catch {
-    return localError(502, 'unmarshal_response_body_failed', 'upstream returned invalid JSON', { retryable: true })
+    return localError(502, 'unmarshal_response_body_failed', 'upstream returned invalid JSON', {
+      retryable: true,
+    })
   }
   if (!isRecord(json)) return { kind: 'response', body: response.body, usage: undefined }
   if (isRecord(json.error)) return mapUpstreamError(response.status, response.body, response.headers)
@@ -83,7 +85,9 @@ export function parseOpenAiResponse(
   try {
     json = JSON.parse(body.toString('utf8'))
   } catch {
-    return localError(502, 'unmarshal_response_body_failed', 'upstream returned invalid JSON', { retryable: true })
+    return localError(502, 'unmarshal_response_body_failed', 'upstream returned invalid JSON', {
+      retryable: true,
+    })
   }
   if (!isRecord(json)) {
     return localError(502, 'unmarshal_response_body_failed', 'upstream returned an unexpected body', {
@@ -96,10 +100,15 @@ export function parseOpenAiResponse(
   }
   if (request.stream) {
     // The client expects SSE; a JSON reply it cannot read. Another channel may stream properly.
-    return localError(502, 'upstream_stream_not_supported', 'upstream returned a non-stream reply to a stream request', {
-      retryable: true,
-      type: 'upstream_error',
-    })
+    return localError(
+      502,
+      'upstream_stream_not_supported',
+      'upstream returned a non-stream reply to a stream request',
+      {
+        retryable: true,
+        type: 'upstream_error',
+      },
+    )
   }
   const usage = normaliseUsage(json.usage)
   const needsText = !hasTokens(usage) && (request.mode === 'chat' || request.mode === 'completions')

@@ -5,7 +5,8 @@
  * a full JSON.parse at all.
  */
 
-const isWhitespace = (code: number): boolean => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d
+const isWhitespace = (code: number): boolean =>
+  code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d
 
 function skipWhitespace(text: string, index: number): number {
   let position = index

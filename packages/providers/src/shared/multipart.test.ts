@@ -12,6 +12,8 @@ describe('multipart', () => {
     const body = Buffer.from('--b\r\nContent-Disposition: form-data; name="language"\r\n\r\nen\r\n--b--\r\n')
     expect(replaceMultipartField(body, 'multipart/form-data; boundary=b', 'model', 'x')).toBeUndefined()
     const replaced = replaceMultipartField(body, 'multipart/form-data; boundary=b', 'language', 'de')
-    expect(replaced?.toString()).toBe('--b\r\nContent-Disposition: form-data; name="language"\r\n\r\nde\r\n--b--\r\n')
+    expect(replaced?.toString()).toBe(
+      '--b\r\nContent-Disposition: form-data; name="language"\r\n\r\nde\r\n--b--\r\n',
+    )
   })
 })

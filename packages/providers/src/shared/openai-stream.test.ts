@@ -24,7 +24,7 @@ describe('OpenAI stream transformer', () => {
   })
 
   it('drops the usage-only chunk the relay asked for, but keeps its usage', () => {
-    const { output, transformer } = run(chunk({ content: 'Hi' }) + usageChunk + 'data: [DONE]\n\n', true)
+    const { output, transformer } = run(`${chunk({ content: 'Hi' })}${usageChunk}data: [DONE]\n\n`, true)
     expect(output).not.toContain('"usage"')
     expect(transformer.usage).toMatchObject({ promptTokens: 5, completionTokens: 2, totalTokens: 7 })
     expect(run(usageChunk, false).output).toContain('"total_tokens":7')

@@ -39,6 +39,9 @@ describe('SseParser', () => {
     const crlf = Buffer.from('data: a\r\n\r\ndata: b\r\n\r\n')
     expect(parseAll(splitAt(crlf, 8, 9, 10)).map((event) => event.data)).toEqual(['a', 'b'])
     expect(parseAll([Buffer.from('data: a\r\rdata: b\r\r')]).map((event) => event.data)).toEqual(['a', 'b'])
+    // A lost CRLF pairing would read an extra blank line and split this two-line event in two.
+    const multiLine = Buffer.from('data: a\r\ndata: b\r\n\r\n')
+    expect(parseAll(splitAt(multiLine, 8)).map((event) => event.data)).toEqual(['a\nb'])
   })
 
   it('reads lines far longer than 64 KiB', () => {
@@ -51,14 +54,14 @@ describe('SseParser', () => {
 
   it('joins multi-line data per the spec but splits complete JSON events missing their blank line', () => {
     expect(parseAll([Buffer.from('data: line one\ndata: line two\n\n')])[0].data).toBe('line one\nline two')
-    expect(parseAll([Buffer.from('data: {"a":1}\ndata: {"b":2}\ndata: [DONE]\n')]).map((e) => e.data)).toEqual([
-      '{"a":1}',
-      '{"b":2}',
-      '[DONE]',
-    ])
+    expect(
+      parseAll([Buffer.from('data: {"a":1}\ndata: {"b":2}\ndata: [DONE]\n')]).map((e) => e.data),
+    ).toEqual(['{"a":1}', '{"b":2}', '[DONE]'])
   })
 
   it('dispatches a final event that has no trailing newline', () => {
-    expect(parseAll([Buffer.from('data: {"last":true}')]).map((event) => event.data)).toEqual(['{"last":true}'])
+    expect(parseAll([Buffer.from('data: {"last":true}')]).map((event) => event.data)).toEqual([
+      '{"last":true}',
+    ])
   })
 })

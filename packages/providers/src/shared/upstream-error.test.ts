@@ -55,8 +55,13 @@ describe('upstream error mapping', () => {
   })
 
   it('maps transport failures without naming the upstream host', () => {
-    expect(transportError({ code: 'UND_ERR_HEADERS_TIMEOUT' })).toMatchObject({ status: 504, retryable: true })
-    const refused = transportError(Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), { code: 'ECONNREFUSED' }))
+    expect(transportError({ code: 'UND_ERR_HEADERS_TIMEOUT' })).toMatchObject({
+      status: 504,
+      retryable: true,
+    })
+    const refused = transportError(
+      Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), { code: 'ECONNREFUSED' }),
+    )
     expect(refused).toMatchObject({ status: 502, retryable: true })
     expect(refused.message).not.toContain('10.0.0.1')
   })

@@ -13,7 +13,12 @@ const nonEmptyString = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value : undefined
 
 /** Error types and codes that mean the channel's key or account is unusable. */
-const DISABLING_TYPES = new Set(['insufficient_quota', 'authentication_error', 'permission_error', 'forbidden'])
+const DISABLING_TYPES = new Set([
+  'insufficient_quota',
+  'authentication_error',
+  'permission_error',
+  'forbidden',
+])
 const DISABLING_CODES = new Set(['invalid_api_key', 'account_deactivated', 'insufficient_quota'])
 const DISABLING_PHRASES = [
   'your access was terminated',

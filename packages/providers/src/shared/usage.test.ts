@@ -20,7 +20,10 @@ describe('normaliseUsage', () => {
   })
 
   it('reads embeddings usage (prompt only) and input/output spellings', () => {
-    expect(normaliseUsage({ prompt_tokens: 8, total_tokens: 8 })).toMatchObject({ completionTokens: 0, totalTokens: 8 })
+    expect(normaliseUsage({ prompt_tokens: 8, total_tokens: 8 })).toMatchObject({
+      completionTokens: 0,
+      totalTokens: 8,
+    })
     expect(normaliseUsage({ input_tokens: 3, output_tokens: 4 })).toMatchObject({ totalTokens: 7 })
   })
 

@@ -68,7 +68,9 @@ export function runAdaptorConformance(adaptor: Adaptor, fixtures: ConformanceFix
       expect(built.method).toBe('POST')
       expect(() => new URL(built.url)).not.toThrow()
       const reply = fixtures.text.reply
-      const result = parsed(adaptor.parseResponse({ ...reply, headers: headersOf(reply) }, fixtures.text.request))
+      const result = parsed(
+        adaptor.parseResponse({ ...reply, headers: headersOf(reply) }, fixtures.text.request),
+      )
       expect(result.usage).toEqual(fixtures.text.usage)
       expect(JSON.stringify(JSON.parse(result.body.toString()))).toContain(JSON.stringify(fixtures.text.text))
     })
@@ -77,7 +79,9 @@ export function runAdaptorConformance(adaptor: Adaptor, fixtures: ConformanceFix
       const built = build(adaptor, fixtures.tools.request, fixtures.channel)
       expect(String(built.body)).toContain(fixtures.tools.toolName)
       const reply = fixtures.tools.reply
-      const result = parsed(adaptor.parseResponse({ ...reply, headers: headersOf(reply) }, fixtures.tools.request))
+      const result = parsed(
+        adaptor.parseResponse({ ...reply, headers: headersOf(reply) }, fixtures.tools.request),
+      )
       expect(result.usage).toEqual(fixtures.tools.usage)
       expect(result.body.toString()).toContain(fixtures.tools.toolName)
     })

@@ -10,6 +10,7 @@ export function fixtureLoader(fixturesUrl: URL): (name: string) => Buffer {
 /** Splits bytes into pieces of `size` bytes, to replay a stream as the network might deliver it. */
 export function splitEvery(bytes: Buffer, size: number): Buffer[] {
   const pieces: Buffer[] = []
-  for (let offset = 0; offset < bytes.length; offset += size) pieces.push(bytes.subarray(offset, offset + size))
+  for (let offset = 0; offset < bytes.length; offset += size)
+    pieces.push(bytes.subarray(offset, offset + size))
   return pieces
 }

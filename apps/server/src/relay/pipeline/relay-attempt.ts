@@ -106,7 +106,9 @@ async function streamResponse(
   state.upstreamNanos += process.hrtime.bigint() - sentAt
   if (!transformer.upstreamCompleted && notes.length === 0) notes.push('upstream ended without [DONE]')
   if (transformer.streamError) notes.push(`upstream error in stream: ${transformer.streamError.message}`)
-  if (!raw.destroyed) raw.end(transformer.finish())
+  // finish() always runs: it flushes a last event (and its usage) that had no trailing blank line.
+  const tail = transformer.finish()
+  if (!raw.destroyed) raw.end(tail)
   const charge = chargeFor(
     input.cost,
     input.promptEstimate,

@@ -1,0 +1,27 @@
+import { Anchor, Box, Text } from '@mantine/core'
+import { Trans } from 'react-i18next'
+import { sanitizeHtml } from '../../lib/markdown.ts'
+import type { ConsoleStatus } from '../../lib/status.ts'
+
+const PROJECT_URL = 'https://github.com/songquanpeng/one-api'
+
+/** The administrator's footer HTML (sanitised), else the product name and version. */
+export function AppFooter({ status }: { status: ConsoleStatus }) {
+  const footerHtml = status.footer_html ?? ''
+  return (
+    <Box component="footer" className="app-footer" py="md" px="md" ta="center">
+      {footerHtml ? (
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: administrator HTML, sanitised by DOMPurify
+        <Text size="sm" c="dimmed" dangerouslySetInnerHTML={{ __html: sanitizeHtml(footerHtml) }} />
+      ) : (
+        <Text size="sm" c="dimmed">
+          <Trans
+            i18nKey="footer.default"
+            values={{ name: status.systemName, version: status.version }}
+            components={{ project: <Anchor href={PROJECT_URL} target="_blank" rel="noreferrer" size="sm" /> }}
+          />
+        </Text>
+      )}
+    </Box>
+  )
+}

@@ -1,0 +1,90 @@
+import type { SessionUser } from '@one-api/contracts'
+import { useQueryClient } from '@tanstack/react-query'
+import { useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useNavigate, useSearchParams } from 'react-router'
+import { apiRequest } from '../../../lib/api-client.ts'
+import { notifyError, notifySuccess } from '../../../lib/notify.ts'
+import { forgetUserQueries } from '../../../lib/status.ts'
+import { storeUser } from '../../../lib/user-store.ts'
+
+/** Spec §9: the wait before retry N is 2000 ms times N. */
+const RETRY_STEP_MS = 2000
+
+export interface OAuthCallbackPolicy {
+  /** GET endpoint that takes ?code&state, e.g. /api/oauth/github. */
+  endpoint: string
+  /** How many times a failed exchange is retried; Infinity for GitHub (spec §9). */
+  maxRetries: number
+  /** Where to go once the retries are spent; undefined keeps the page with its message. */
+  giveUpPath?: string
+  /** The status line after the first failure. */
+  firstFailurePrompt: string
+}
+
+const wait = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
+
+/**
+ * Exchanges the provider's code for a session. 'bind' means the account was linked to the signed-in
+ * user; anything else signs the returned user in. Returns the status line to show.
+ */
+export function useOAuthCallback(policy: OAuthCallbackPolicy): string {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const [searchParams] = useSearchParams()
+  const [prompt, setPrompt] = useState(() => t('oauth.processing'))
+  const started = useRef(false)
+  const mounted = useRef(true)
+
+  useEffect(() => {
+    mounted.current = true
+    return () => {
+      mounted.current = false
+    }
+  }, [])
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the code may be exchanged only once per visit
+  useEffect(() => {
+    if (started.current) return
+    started.current = true
+    const query = new URLSearchParams({
+      code: searchParams.get('code') ?? '',
+      state: searchParams.get('state') ?? '',
+    })
+    const attempt = async (retry: number): Promise<void> => {
+      try {
+        const reply = await apiRequest<SessionUser>('GET', `${policy.endpoint}?${query}`, { notify: false })
+        if (!mounted.current) return
+        if (reply.message === 'bind') {
+          setPrompt(t('oauth.bound'))
+          notifySuccess(t('oauth.bound'))
+          navigate('/setting')
+          return
+        }
+        if (reply.data) {
+          forgetUserQueries(queryClient)
+          storeUser(reply.data)
+        }
+        setPrompt(t('oauth.authorized'))
+        notifySuccess(t('oauth.authorized'))
+        navigate('/')
+      } catch (error) {
+        if (!mounted.current) return
+        notifyError(error instanceof Error ? error.message : String(error))
+        if (retry >= policy.maxRetries) {
+          setPrompt(policy.firstFailurePrompt)
+          if (policy.giveUpPath) navigate(policy.giveUpPath)
+          return
+        }
+        const next = retry + 1
+        setPrompt(retry === 0 ? policy.firstFailurePrompt : t('oauth.retrying', { attempt: next }))
+        await wait(RETRY_STEP_MS * next)
+        if (mounted.current) await attempt(next)
+      }
+    }
+    void attempt(0)
+  }, [])
+
+  return prompt
+}

@@ -1,0 +1,15 @@
+import { Stack } from '@mantine/core'
+import { AccessTokenCard } from './access-token-card.tsx'
+import { InviteLinkCard } from './invite-link-card.tsx'
+import { ProfileCard } from './profile-card.tsx'
+
+/** The personal tab, open to every signed-in user. */
+export function PersonalSettings() {
+  return (
+    <Stack gap="md">
+      <ProfileCard />
+      <AccessTokenCard />
+      <InviteLinkCard />
+    </Stack>
+  )
+}

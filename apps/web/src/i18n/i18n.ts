@@ -1,0 +1,41 @@
+import i18next from 'i18next'
+import { initReactI18next } from 'react-i18next'
+import { readItem, StorageKey, writeItem } from '../lib/local-storage.ts'
+import en from './en.json'
+import zh from './zh.json'
+
+export const LANGUAGES = [
+  { code: 'en', label: 'English' },
+  { code: 'zh', label: '中文' },
+] as const
+export type LanguageCode = (typeof LANGUAGES)[number]['code']
+
+/** The language chosen in the header, else the first of the browser's languages that we have. */
+function detectLanguage(): LanguageCode {
+  const stored = readItem(StorageKey.language)
+  if (stored === 'en' || stored === 'zh') return stored
+  for (const language of navigator.languages ?? [navigator.language]) {
+    const base = language.toLowerCase().split('-')[0]
+    if (base === 'zh' || base === 'en') return base
+  }
+  return 'en'
+}
+
+export const i18n = i18next.createInstance()
+
+void i18n.use(initReactI18next).init({
+  resources: { en: { translation: en }, zh: { translation: zh } },
+  lng: detectLanguage(),
+  fallbackLng: 'en',
+  // React escapes text itself.
+  interpolation: { escapeValue: false },
+  initAsync: false,
+})
+
+document.documentElement.lang = i18n.language
+
+export function changeLanguage(language: LanguageCode): void {
+  writeItem(StorageKey.language, language)
+  document.documentElement.lang = language
+  void i18n.changeLanguage(language)
+}

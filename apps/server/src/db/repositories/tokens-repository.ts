@@ -1,8 +1,99 @@
-import type { Insertable, Kysely, Transaction } from 'kysely'
+import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from 'kysely'
 import type { MainSchema, TokensTable } from '../schema.ts'
 
 type Executor = Kysely<MainSchema> | Transaction<MainSchema>
 
 export async function insertToken(db: Executor, token: Insertable<TokensTable>): Promise<void> {
   await db.insertInto('tokens').values(token).execute()
+}
+
+export type TokenRow = Selectable<TokensTable>
+export type TokenListOrder = 'id' | 'remain_quota' | 'used_quota'
+export type TokenChanges = Partial<
+  Pick<
+    TokenRow,
+    'name' | 'status' | 'expired_time' | 'remain_quota' | 'unlimited_quota' | 'models' | 'subnet'
+  >
+>
+
+/**
+ * Every query below is scoped by `user_id` as well as by id: a user reaches their own tokens only,
+ * and another user's id behaves exactly like a missing one.
+ */
+export function findOwnToken(db: Executor, userId: number, id: number): Promise<TokenRow | undefined> {
+  return db
+    .selectFrom('tokens')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+}
+
+export function findTokenByKey(db: Executor, key: string): Promise<TokenRow | undefined> {
+  return db.selectFrom('tokens').selectAll().where('key', '=', key).executeTakeFirst()
+}
+
+/** One page of a user's tokens; every order ends with id so pages never overlap. */
+export function listOwnTokens(
+  db: Executor,
+  userId: number,
+  order: TokenListOrder,
+  offset: number,
+  limit: number,
+): Promise<TokenRow[]> {
+  let query = db.selectFrom('tokens').selectAll().where('user_id', '=', userId)
+  if (order === 'remain_quota') {
+    query = query.orderBy('unlimited_quota', 'desc').orderBy('remain_quota', 'desc')
+  } else if (order === 'used_quota') {
+    query = query.orderBy('used_quota', 'desc')
+  }
+  return query.orderBy('id', 'desc').limit(limit).offset(offset).execute()
+}
+
+/** A user's tokens whose name starts with `prefix` (wildcards in it match literally), newest first. */
+export function searchOwnTokens(
+  db: Executor,
+  userId: number,
+  prefix: string,
+  limit: number,
+): Promise<TokenRow[]> {
+  let query = db.selectFrom('tokens').selectAll().where('user_id', '=', userId)
+  if (prefix !== '') query = query.where(startsWith('name', prefix))
+  return query.orderBy('id', 'desc').limit(limit).execute()
+}
+
+/** Inserts a token and reads it back by its unique key (PostgreSQL reports no insert id). */
+export async function createToken(db: Executor, token: Insertable<TokensTable>): Promise<TokenRow> {
+  await insertToken(db, token)
+  const row = await findTokenByKey(db, token.key)
+  if (!row) throw new Error('token vanished right after insert')
+  return row
+}
+
+export async function updateOwnToken(
+  db: Executor,
+  userId: number,
+  id: number,
+  changes: TokenChanges,
+): Promise<void> {
+  await db.updateTable('tokens').set(changes).where('id', '=', id).where('user_id', '=', userId).execute()
+}
+
+export async function deleteOwnToken(db: Executor, userId: number, id: number): Promise<boolean> {
+  const result = await db
+    .deleteFrom('tokens')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+  return Number(result.numDeletedRows) > 0
+}
+
+/**
+ * `column LIKE 'prefix%'` with `%`, `_` and the escape character itself matched literally. The
+ * escape character is '!' because a backslash means different things in MySQL and PostgreSQL
+ * string literals.
+ */
+function startsWith(column: string, prefix: string) {
+  const pattern = `${prefix.replace(/[!%_]/g, (character) => `!${character}`)}%`
+  return sql<boolean>`${sql.ref(column)} like ${pattern} escape '!'`
 }

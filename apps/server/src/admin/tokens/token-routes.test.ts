@@ -1,0 +1,224 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type ApiClient, registerAndLogin } from '../../testing/http-client.ts'
+import { startTestApp, type TestApp } from '../../testing/test-app.ts'
+import { testDialects } from '../../testing/test-databases.ts'
+
+const now = () => Math.floor(Date.now() / 1000)
+
+describe.each(testDialects())('tokens on %s', (dialect) => {
+  let server: TestApp
+  let alice: ApiClient
+  const announced: string[] = []
+  beforeAll(async () => {
+    server = await startTestApp(dialect)
+    server.context.bus.subscribe('token-changed', (key) => announced.push(key))
+    alice = await registerAndLogin(server.baseUrl, 'alice')
+  })
+  afterAll(async () => {
+    await server?.close()
+  })
+
+  const storedTokens = () => server.context.db.selectFrom('tokens').selectAll().orderBy('id').execute()
+  const create = async (body: Record<string, unknown>) => {
+    const response = await alice.post('/api/token/', body)
+    expect(response.status, JSON.stringify(response.body)).toBe(200)
+    return response.body.data
+  }
+
+  it('creates a token from the console form fields and returns its sk- key', async () => {
+    const expiry = now() + 3600
+    const data = await create({
+      name: 'form token',
+      remain_quota: 500_000,
+      expired_time: expiry,
+      unlimited_quota: false,
+      models: ' gpt-4o , ,claude-3-haiku,gpt-4o',
+      subnet: '10.0.0.0/8, 192.168.1.7,2001:db8::/32',
+    })
+    expect(data).toMatchObject({
+      name: 'form token',
+      status: 1,
+      used_quota: 0,
+      remain_quota: 500_000,
+      unlimited_quota: false,
+      expired_time: expiry,
+      models: 'gpt-4o,claude-3-haiku',
+      model_limits_enabled: true,
+      model_limits: 'gpt-4o,claude-3-haiku',
+      subnet: '10.0.0.0/8,192.168.1.7,2001:db8::/32',
+    })
+    expect(data.key).toMatch(/^sk-[0-9A-Za-z]{48}$/)
+    const stored = (await storedTokens()).find((token) => token.id === data.id)
+    expect(stored?.key).toBe(data.key.slice(3))
+    expect(announced).toContain(stored?.key)
+    expect((await alice.get(`/api/token/${data.id}`)).body.data).toEqual(data)
+  })
+
+  it('creates a token from the model_limits form', async () => {
+    const limited = await create({
+      name: 'limits form',
+      remain_quota: 10,
+      expired_time: -1,
+      unlimited_quota: true,
+      model_limits_enabled: true,
+      model_limits: ['gpt-4o-mini', ' o3 '],
+    })
+    expect(limited).toMatchObject({ models: 'gpt-4o-mini,o3', unlimited_quota: true, expired_time: -1 })
+    const open = await create({
+      name: 'no limits',
+      remain_quota: 0,
+      expired_time: -1,
+      unlimited_quota: true,
+      model_limits_enabled: false,
+      model_limits: 'gpt-4o',
+    })
+    expect(open).toMatchObject({ models: '', model_limits_enabled: false, model_limits: '' })
+  })
+
+  it.each([
+    [{ remain_quota: 1 }, 'name is required'],
+    [{ name: '   ' }, 'name is required'],
+    [{ name: 'x'.repeat(31) }, 'at most 30'],
+    [{ name: 'n', remain_quota: -1 }, 'must not be negative'],
+    [{ name: 'n', remain_quota: 1.5 }, 'integer'],
+    [{ name: 'n', remain_quota: '100' }, 'integer'],
+    [{ name: 'n', expired_time: 1000 }, 'in the past'],
+    [{ name: 'n', expired_time: -5 }, 'unix seconds or -1'],
+    [{ name: 'n', expired_time: Date.now() + 60_000 }, 'not milliseconds'],
+    [{ name: 'n', subnet: '10.0.0.0/8,300.1.1.1' }, 'invalid subnet: 300.1.1.1'],
+    [{ name: 'n', subnet: '10.0.0.0/33' }, 'invalid subnet: 10.0.0.0/33'],
+    [{ name: 'n', unlimited_quota: 'yes' }, 'unlimited_quota'],
+  ])('refuses a bad token %j and creates nothing', async (body, message) => {
+    const before = (await storedTokens()).length
+    const response = await alice.post('/api/token/', body)
+    expect(response.status).toBe(400)
+    expect(response.body.success).toBe(false)
+    expect(response.body.message).toContain(message)
+    expect((await storedTokens()).length).toBe(before)
+  })
+
+  it('lists own tokens ten per page in each order', async () => {
+    const bob = await registerAndLogin(server.baseUrl, 'bob')
+    const made: { id: number; name: string }[] = []
+    for (let index = 0; index < 11; index++) {
+      const response = await bob.post('/api/token/', { name: `t${index}`, remain_quota: index * 10 })
+      made.push(response.body.data)
+    }
+    // bob's default token (unlimited) plus 11 limited ones; give t3 the most usage.
+    await server.context.db
+      .updateTable('tokens')
+      .set({ used_quota: 999 })
+      .where('id', '=', made[3].id)
+      .execute()
+    const first = (await bob.get('/api/token/?p=0')).body.data
+    const second = (await bob.get('/api/token/?p=1')).body.data
+    expect(first.map((token: { name: string }) => token.name).slice(0, 3)).toEqual(['t10', 't9', 't8'])
+    expect(first).toHaveLength(10)
+    expect(second.map((token: { name: string }) => token.name)).toEqual(['t0', 'default'])
+    const byRemain = (await bob.get('/api/token/?order=remain_quota')).body.data
+    expect(byRemain.map((token: { name: string }) => token.name).slice(0, 3)).toEqual([
+      'default',
+      't10',
+      't9',
+    ])
+    const byUsed = (await bob.get('/api/token/?order=used_quota')).body.data
+    expect(byUsed[0].name).toBe('t3')
+    expect((await bob.get('/api/token/?p=-1')).status).toBe(400)
+    expect((await bob.get('/api/token/?p=abc')).status).toBe(400)
+  })
+
+  it('searches own tokens by name prefix, matching wildcards literally', async () => {
+    await create({ name: 'search-100%' })
+    await create({ name: 'search-1000' })
+    await create({ name: 'other search' })
+    const names = async (keyword: string) =>
+      (await alice.get(`/api/token/search?keyword=${encodeURIComponent(keyword)}`)).body.data
+        .map((token: { name: string }) => token.name)
+        .sort()
+    expect(await names('  search-1 ')).toEqual(['search-100%', 'search-1000'])
+    expect(await names('search-100%')).toEqual(['search-100%'])
+    expect(await names('search_')).toEqual([])
+  })
+
+  it('updates every field and toggles the status', async () => {
+    const token = await create({ name: 'editable', remain_quota: 5 })
+    const update = await alice.put('/api/token/', {
+      id: token.id,
+      name: 'edited',
+      remain_quota: 7,
+      expired_time: -1,
+      unlimited_quota: false,
+      models: ['gpt-4o'],
+      subnet: '127.0.0.1',
+    })
+    expect(update.body.data).toMatchObject({
+      name: 'edited',
+      remain_quota: 7,
+      models: 'gpt-4o',
+      subnet: '127.0.0.1',
+    })
+    expect(update.body.data.key).toBe(token.key)
+    const disabled = await alice.put('/api/token/?status_only=true', { id: token.id, status: 2 })
+    expect(disabled.body.data.status).toBe(2)
+    expect((await alice.put('/api/token/?status_only=1', { id: token.id, status: 1 })).body.data.status).toBe(
+      1,
+    )
+    const bad = await alice.put('/api/token/?status_only=true', { id: token.id, status: 3 })
+    expect(bad.status).toBe(400)
+    const badUpdate = await alice.put('/api/token/', { id: token.id, name: '' })
+    expect(badUpdate.status).toBe(400)
+    expect((await alice.get(`/api/token/${token.id}`)).body.data).toMatchObject({ name: 'edited', status: 1 })
+  })
+
+  it('refuses to re-enable an expired token until its expiry is fixed', async () => {
+    const token = await create({ name: 'expiring', remain_quota: 5, expired_time: now() + 3600 })
+    await server.context.db
+      .updateTable('tokens')
+      .set({ status: 3, expired_time: now() - 10 })
+      .where('id', '=', token.id)
+      .execute()
+    const refused = await alice.put('/api/token/?status_only=true', { id: token.id, status: 1 })
+    expect(refused.status).toBe(400)
+    expect(refused.body.message).toBe(
+      'the token has expired: change its expiry time or set it to never expire first',
+    )
+    const current = (await alice.get(`/api/token/${token.id}`)).body.data
+    // Renaming keeps the (past) expiry and the status.
+    const renamed = await alice.put('/api/token/', { ...current, name: 'renamed' })
+    expect(renamed.body.data).toMatchObject({ name: 'renamed', status: 3 })
+    const stillExpired = await alice.put('/api/token/', { ...current, status: 1 })
+    expect(stillExpired.status).toBe(400)
+    const fixed = await alice.put('/api/token/', { ...current, expired_time: -1, status: 1 })
+    expect(fixed.body.data).toMatchObject({ status: 1, expired_time: -1 })
+  })
+
+  it('refuses to re-enable an exhausted token until its quota is fixed', async () => {
+    const token = await create({ name: 'spent', remain_quota: 5 })
+    await server.context.db
+      .updateTable('tokens')
+      .set({ status: 4, remain_quota: 0, used_quota: 5 })
+      .where('id', '=', token.id)
+      .execute()
+    const refused = await alice.put('/api/token/?status_only=true', { id: token.id, status: 1 })
+    expect(refused.status).toBe(400)
+    expect(refused.body.message).toBe(
+      'the token quota is used up: raise its quota or make it unlimited first',
+    )
+    expect((await alice.get(`/api/token/${token.id}`)).body.data.status).toBe(4)
+    const current = (await alice.get(`/api/token/${token.id}`)).body.data
+    const unlimited = await alice.put('/api/token/', { ...current, unlimited_quota: true, status: 1 })
+    expect(unlimited.body.data).toMatchObject({ status: 1, unlimited_quota: true, used_quota: 5 })
+  })
+
+  it('deletes a token with or without the trailing slash', async () => {
+    const first = await create({ name: 'gone-1' })
+    const second = await create({ name: 'gone-2' })
+    announced.length = 0
+    expect((await alice.delete(`/api/token/${first.id}`)).body.success).toBe(true)
+    expect((await alice.delete(`/api/token/${second.id}/`)).body.success).toBe(true)
+    expect(announced).toEqual([first.key.slice(3), second.key.slice(3)])
+    expect((await alice.get(`/api/token/${first.id}`)).status).toBe(404)
+    expect((await alice.delete(`/api/token/${second.id}/`)).status).toBe(404)
+    expect((await alice.get('/api/token/abc')).status).toBe(400)
+  })
+})

@@ -1,0 +1,24 @@
+import { TOKEN_KEY_PREFIX, type TokenView } from '@one-api/contracts/token'
+import type { TokenRow } from '../../db/repositories/tokens-repository.ts'
+import { toBoolean } from '../../db/schema.ts'
+
+/** The reply shape of every token route: the key with its `sk-` prefix, booleans as booleans. */
+export function toTokenView(row: TokenRow): TokenView {
+  const models = row.models ?? ''
+  return {
+    id: row.id,
+    name: row.name,
+    key: TOKEN_KEY_PREFIX + row.key,
+    status: row.status,
+    used_quota: Number(row.used_quota),
+    remain_quota: Number(row.remain_quota),
+    unlimited_quota: toBoolean(row.unlimited_quota),
+    created_time: Number(row.created_time),
+    accessed_time: Number(row.accessed_time),
+    expired_time: Number(row.expired_time),
+    models,
+    subnet: row.subnet ?? '',
+    model_limits_enabled: models !== '',
+    model_limits: models,
+  }
+}

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Redis } from 'ioredis'
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { ChannelTestRunner } from './admin/channels/channel-test-runner.ts'
 import type { AppContext } from './app-context.ts'
 import { SessionCipher } from './auth/session-cookie.ts'
@@ -48,6 +48,16 @@ export async function createRuntime(config: Config, logger: FastifyBaseLogger): 
     ]
     if (applied.length > 0) logger.info(`migrations applied: ${applied.join(', ')}`)
   }
+  // SQLite keeps no planner statistics by itself; refresh them at start and then hourly.
+  const optimizeSqlite = () => {
+    const handles = new Set<{ dialect: string; db: unknown }>([main, logs])
+    for (const handle of handles) {
+      if (handle.dialect === 'sqlite') void sql`pragma optimize`.execute(handle.db as Kysely<unknown>).catch(() => {})
+    }
+  }
+  optimizeSqlite()
+  const optimizer = setInterval(optimizeSqlite, 3_600_000)
+  optimizer.unref()
 
   let redis: Redis | undefined
   let bus: EventBus = new MemoryEventBus()
@@ -97,6 +107,7 @@ export async function createRuntime(config: Config, logger: FastifyBaseLogger): 
     context,
     redis,
     async close() {
+      clearInterval(optimizer)
       channelTests.close()
       await relay.close()
       await bus.close()

@@ -43,6 +43,8 @@ function createDialect(target: DatabaseTarget, options: DatabaseOptions) {
     database.pragma('journal_mode = WAL')
     database.pragma('synchronous = NORMAL')
     database.pragma(`busy_timeout = ${options.busyTimeoutMs}`)
+    // Memory-mapped reads roughly halve full scans of a large logs table.
+    database.pragma('mmap_size = 268435456')
     return new SqliteDialect({ database })
   }
   if (target.dialect === 'postgres') {

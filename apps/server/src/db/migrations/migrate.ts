@@ -16,6 +16,8 @@ function mainMigrations(dialect: Dialect): Record<string, Migration> {
 function logMigrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-one-api-logs': { up: (db) => ensureTables(db, dialect, logTables) },
+    // Adds the covering index for log sums (idx_logs_type_created_at_sums) to existing databases.
+    '0002-log-sum-index': { up: (db) => ensureTables(db, dialect, logTables) },
   }
 }
 

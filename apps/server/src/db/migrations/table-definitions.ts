@@ -221,6 +221,8 @@ export const logsTable: TableDefinition = {
     { name: 'idx_logs_token_name_id', columns: ['token_name', 'id'] },
     { name: 'idx_logs_model_name_id', columns: ['model_name', 'id'] },
     { name: 'idx_logs_channel_id_id', columns: ['channel_id', 'id'] },
+    // Covers the quota sums of the log page (consume logs over a time range) without reading rows.
+    { name: 'idx_logs_type_created_at_sums', columns: ['type', 'created_at', 'quota', 'prompt_tokens', 'completion_tokens'] },
   ],
 }
 

@@ -183,8 +183,12 @@ const NARROW_TIME_SHARE_WITH_EQUALITY = 0.02
 
 async function planSum(db: Kysely<LogSchema>, filter: LogFilter): Promise<QueryPlan> {
   const narrow = hasSelectiveEquality(filter) ? NARROW_TIME_SHARE_WITH_EQUALITY : NARROW_TIME_SHARE
+  if (!hasSelectiveEquality(filter)) {
+    // (type, created_at, quota, tokens) covers this sum: an index-only range scan, no row reads.
+    return { timeIndexed: true, typeIndexed: true }
+  }
   const timeIndexed = hasTimeRange(filter) && (await timeRangeShare(db, filter)) < narrow
-  // Consume logs are most of the table: reading them through the type index is slower than a scan.
+  // With an equality filter its own index is the better driver; type is checked on its rows.
   return { timeIndexed, typeIndexed: false }
 }
 
@@ -230,9 +234,13 @@ export async function sumConsumeLogs(db: Kysely<LogSchema>, filter: LogFilter): 
   return { quota: Number(row?.quota ?? 0), token: Number(row?.token ?? 0) }
 }
 
+/** Content search looks at the newest logs only, so a prefix that matches nothing stays cheap. */
+export const CONTENT_SEARCH_WINDOW = 100_000
+
 /**
  * The newest `limit` logs matching a keyword: a number is a log type, anything else a prefix of
- * the content; blank gives the newest logs. `userId` limits the search to one user.
+ * the content (among the newest CONTENT_SEARCH_WINDOW logs); blank gives the newest logs.
+ * `userId` limits the search to one user.
  */
 export function searchLogs(
   db: Kysely<LogSchema>,
@@ -243,7 +251,13 @@ export function searchLogs(
   let query = db.selectFrom('logs').select(LOG_COLUMNS)
   if (userId !== undefined) query = query.where('user_id', '=', userId)
   if (/^\d{1,9}$/.test(keyword)) query = query.where('type', '=', Number(keyword))
-  else if (keyword !== '') query = query.where(startsWith('content', keyword))
+  else if (keyword !== '') {
+    query = query
+      .where(startsWith('content', keyword))
+      .where('id', '>', (eb) =>
+        eb.selectFrom('logs').select(sql<number>`coalesce(max(id), 0) - ${CONTENT_SEARCH_WINDOW}`.as('floor')),
+      )
+  }
   return query.orderBy('id', 'desc').limit(limit).execute()
 }
 

@@ -1,0 +1,105 @@
+/**
+ * The three servers of the benchmark (mock upstream, reference relay, gateway), started in their own
+ * processes on free ports of 127.0.0.1, plus the gateway's setup, and the URL and headers a client
+ * uses for each target.
+ */
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { setUpGateway } from './gateway-setup.ts'
+import { freePort, type Service, spawnTypeScript, waitForHttp } from './processes.ts'
+import type { Target } from './report.ts'
+
+const ROOT_PASSWORD = 'bench-root-password'
+
+export interface Endpoint {
+  url: string
+  headers: Record<string, string>
+}
+
+export interface Services {
+  endpoints: Record<Target, Endpoint>
+  gateway: Service
+  gatewayPid: number
+  sqlitePath: string
+}
+
+/** `profileDirectory`: when set, the gateway writes a V8 CPU profile there when it stops. */
+export async function startServices(
+  temporaryDirectory: string,
+  profileDirectory?: string,
+): Promise<Services> {
+  const [mockPort, referencePort, gatewayPort] = [await freePort(), await freePort(), await freePort()]
+  const mockUrl = `http://127.0.0.1:${mockPort}`
+  const referenceUrl = `http://127.0.0.1:${referencePort}`
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`
+  const sqlitePath = join(temporaryDirectory, 'bench.db')
+  const mock = spawnTypeScript('mock upstream', 'tools/mock-upstream/src/main.ts', [
+    '--port',
+    `${mockPort}`,
+    '--log-size',
+    '0',
+  ])
+  const reference = spawnTypeScript('reference relay', 'bench/relay/reference-relay.ts', [
+    '--port',
+    `${referencePort}`,
+    '--upstream',
+    mockUrl,
+  ])
+  const gatewayEnvironment = {
+    PORT: `${gatewayPort}`,
+    HOST: '127.0.0.1',
+    SQLITE_PATH: sqlitePath,
+    // Empty values count as unset: the benchmark always uses its own SQLite file, never a database
+    // or Redis configured in the environment.
+    SQL_DSN: '',
+    LOG_SQL_DSN: '',
+    REDIS_CONN_STRING: '',
+    INITIAL_ROOT_PASSWORD: ROOT_PASSWORD,
+    SESSION_SECRET: 'bench-session-secret',
+    GLOBAL_API_RATE_LIMIT: '0',
+    GLOBAL_WEB_RATE_LIMIT: '0',
+    CRITICAL_RATE_LIMIT: '0',
+    LOG_LEVEL: 'warn',
+  }
+  const profiling = profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`] : []
+  const gateway = spawnTypeScript('gateway', 'apps/server/src/main.ts', [], gatewayEnvironment, profiling)
+  await Promise.all([
+    waitForHttp(mock, `${mockUrl}/v1/models`),
+    waitForHttp(reference, `${referenceUrl}/v1/models`),
+    waitForHttp(gateway, `${gatewayUrl}/api/status`),
+  ])
+  const { tokenKey } = await setUpGateway(gatewayUrl, mockUrl, ROOT_PASSWORD)
+
+  const json = { 'content-type': 'application/json' }
+  // The mock accepts any key; direct and reference clients send one as a real client would.
+  const upstreamKey = { ...json, authorization: 'Bearer sk-bench-upstream' }
+  const path = '/v1/chat/completions'
+  return {
+    endpoints: {
+      direct: { url: mockUrl + path, headers: upstreamKey },
+      reference: { url: referenceUrl + path, headers: upstreamKey },
+      gateway: { url: gatewayUrl + path, headers: { ...json, authorization: `Bearer ${tokenKey}` } },
+    },
+    gateway,
+    gatewayPid: gateway.child.pid as number,
+    sqlitePath,
+  }
+}
+
+/** Consume logs (type 2) in the gateway's SQLite file; call after the gateway stopped (it flushes). */
+export function countConsumeLogs(sqlitePath: string): number | undefined {
+  try {
+    const database = new Database(sqlitePath, { readonly: true })
+    try {
+      const row = database.prepare('select count(*) as count from logs where type = 2').get() as {
+        count: number
+      }
+      return row.count
+    } finally {
+      database.close()
+    }
+  } catch (error) {
+    console.log(`[bench] could not count consume logs: ${(error as Error).message}`)
+    return undefined
+  }
+}

@@ -4,6 +4,8 @@ import { REQUEST_ID, RelayFixture } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
 const GENERATED = 'Hello from the mock upstream'
+// The upstream closes the connection after three events (the role chunk and two pieces), no [DONE].
+const CUT = 'cut-model+cut-after=3'
 
 describe.each(testDialects())('relay chat completions on %s', (dialect) => {
   let fixture: RelayFixture
@@ -16,6 +18,8 @@ describe.each(testDialects())('relay chat completions on %s', (dialect) => {
     await fixture.addChannel({ models: ['gpt-4o-mini', 'gpt-4o'] })
     await fixture.addChannel({ models: ['gpt-x'], model_mapping: { 'gpt-x': 'gpt-4o-mini' } })
     await fixture.addChannel({ models: ['gpt-4-turbo'], system_prompt: 'You are a pirate.' })
+    await fixture.setPrices({ [CUT]: 1 }, { [CUT]: 1 })
+    await fixture.addChannel({ models: [CUT] })
     key = (await fixture.createToken()).key
     client = fixture.openai(key)
   })
@@ -36,11 +40,9 @@ describe.each(testDialects())('relay chat completions on %s', (dialect) => {
   })
 
   it('streams the chunks in order and ends once, with no usage chunk unless asked for', async () => {
-    const stream = await client.chat.completions.create({
-      model: 'gpt-4o-mini',
-      messages: [{ role: 'user', content: 'stream please' }],
-      stream: true,
-    })
+    const { data: stream, response } = await client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'stream please' }], stream: true })
+      .withResponse()
     const pieces: string[] = []
     let usageChunks = 0
     for await (const chunk of stream) {
@@ -52,8 +54,8 @@ describe.each(testDialects())('relay chat completions on %s', (dialect) => {
     expect(usageChunks).toBe(0)
     // The gateway asked the upstream for usage on its own behalf (to bill exactly) and hid it.
     expect(lastUpstream().json?.stream_options).toEqual({ include_usage: true })
-    const logs = await fixture.consumeLogs({ model: 'gpt-4o-mini' })
-    expect(logs.at(-1)).toMatchObject({ is_stream: true, prompt_tokens: 2, completion_tokens: 5 })
+    const log = await fixture.logFor(response.headers.get(REQUEST_ID))
+    expect(log).toMatchObject({ is_stream: true, prompt_tokens: 2, completion_tokens: 5 })
   })
 
   it('forwards exactly one usage chunk when the client asks for it', async () => {
@@ -92,6 +94,23 @@ describe.each(testDialects())('relay chat completions on %s', (dialect) => {
     expect(text.endsWith('data: [DONE]\n\n')).toBe(true)
     const events = text.split('\n\n').filter(Boolean)
     expect(events.every((event) => event.startsWith('data: '))).toBe(true)
+  })
+
+  it('closes a stream the upstream cut off with one [DONE], billing what arrived', async () => {
+    const response = await fetch(`${fixture.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: CUT, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    })
+    const text = await response.text()
+    expect(text).toContain('"content":" from"')
+    expect(text).not.toContain('"content":" the"')
+    expect(text.match(/data: \[DONE\]/g)).toHaveLength(1)
+    const log = await fixture.logFor(response.headers.get(REQUEST_ID))
+    expect(log.content).toContain('upstream stream broke off')
+    expect(log.content).toContain('tokens counted locally')
+    expect(log.completion_tokens).toBe(2) // "Hello", " from"
+    expect(log.quota).toBe(log.prompt_tokens + 2)
   })
 
   it('returns tool calls', async () => {
@@ -144,21 +163,20 @@ describe.each(testDialects())('relay chat completions on %s', (dialect) => {
   })
 
   it('sends the mapped model upstream and logs the requested one, keeping unknown fields', async () => {
-    const completion = await client.chat.completions.create({
-      model: 'gpt-x',
-      messages: [{ role: 'user', content: 'mapped model' }],
-      // @ts-expect-error a field the SDK does not know yet must still reach the upstream
-      future_field: { keep: true },
-    })
+    const { data: completion, response } = await client.chat.completions
+      .create({
+        model: 'gpt-x',
+        messages: [{ role: 'user', content: 'mapped model' }],
+        // @ts-expect-error a field the SDK does not know yet must still reach the upstream
+        future_field: { keep: true },
+      })
+      .withResponse()
     expect(completion.choices[0].message.content).toBe(GENERATED)
     expect(lastUpstream().json).toMatchObject({ model: 'gpt-4o-mini', future_field: { keep: true } })
-    const [log] = await fixture.consumeLogs({ model: 'gpt-x' })
+    const log = await fixture.logFor(response.headers.get(REQUEST_ID))
     expect(log).toMatchObject({ model_name: 'gpt-x', prompt_tokens: 2, completion_tokens: 5 })
     // Billed at the mapped model's price (gpt-4o-mini: 0.075, completion 4).
     expect(log.content).toContain('model ratio 0.07')
-    expect(await fixture.consumeLogs({ model: 'gpt-4o-mini' })).not.toContainEqual(
-      expect.objectContaining({ request_id: log.request_id }),
-    )
   })
 
   it("forces the channel's system prompt: prepended, or replacing the client's", async () => {
@@ -181,7 +199,7 @@ describe.each(testDialects())('relay chat completions on %s', (dialect) => {
       { role: 'system', content: 'You are a pirate.' },
       { role: 'user', content: 'ahoy' },
     ])
-    const logs = await fixture.consumeLogs({ model: 'gpt-4-turbo' })
+    const logs = await fixture.waitForLogs({ model: 'gpt-4-turbo' }, 2)
     expect(logs).toHaveLength(2)
     expect(logs.every((log) => Boolean(log.system_prompt_reset))).toBe(true)
   })

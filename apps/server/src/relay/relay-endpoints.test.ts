@@ -21,7 +21,8 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
   let client: OpenAI
   let key: string
   const lastUpstream = () => fixture.mock.requests.at(-1)!
-  const lastLog = async (model: string) => (await fixture.consumeLogs({ model })).at(-1)!
+  /** The newest log of a model, once `count` of them were written. */
+  const lastLog = async (model: string, count = 1) => (await fixture.waitForLogs({ model }, count)).at(-1)
   const get = (path: string, token = key) =>
     fetch(`${fixture.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } })
 
@@ -61,7 +62,10 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
     expect(response.status).toBe(200)
     expect(((await response.json()) as { usage: { prompt_tokens: number } }).usage.prompt_tokens).toBe(4)
     expect(lastUpstream().path).toMatch(/embeddings$/)
-    expect(await lastLog('text-embedding-3-small')).toMatchObject({ prompt_tokens: 4, completion_tokens: 0 })
+    expect(await lastLog('text-embedding-3-small', 2)).toMatchObject({
+      prompt_tokens: 4,
+      completion_tokens: 0,
+    })
   })
 
   it('relays moderations with the default model', async () => {
@@ -114,7 +118,7 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
     })
     expect(String(translation).trim()).toBe(TRANSCRIPT)
     expect(lastUpstream().path).toMatch(/\/audio\/translations$/)
-    const logs = await fixture.consumeLogs({ model: 'whisper-1' })
+    const logs = await fixture.waitForLogs({ model: 'whisper-1' }, 2)
     expect(logs).toHaveLength(2)
     for (const log of logs) {
       expect(log.prompt_tokens).toBeGreaterThan(0)
@@ -139,7 +143,11 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
 
   it('reports the token balance on the dashboard billing endpoints, also under /v1', async () => {
     const limited = await fixture.createToken({ remain_quota: 1_000_000 })
-    await fixture.openai(limited.key).embeddings.create({ model: 'text-embedding-3-small', input: 'a b c d' })
+    const { response } = await fixture
+      .openai(limited.key)
+      .embeddings.create({ model: 'text-embedding-3-small', input: 'a b c d' })
+      .withResponse()
+    await fixture.logFor(response.headers.get(REQUEST_ID))
     const { token } = await fixture.balances(1, limited.id)
     expect(token.used_quota).toBeGreaterThan(0)
     for (const prefix of ['', '/v1']) {
@@ -181,5 +189,24 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
       expect(body.error).toHaveProperty('param')
     }
     expect(await relayFailure(client.files.list())).toMatchObject({ status: 501 })
+    const unknown = await fetch(`${fixture.baseUrl}/v1/no-such-endpoint`, {
+      headers: { authorization: `Bearer ${key}` },
+    })
+    expect(unknown.status).toBe(404)
+    expect(await unknown.json()).toMatchObject({
+      error: { message: 'Invalid URL (GET /v1/no-such-endpoint)', type: 'invalid_request_error' },
+    })
+  })
+
+  it('exposes Prometheus counters and latency histograms per channel and model', async () => {
+    const response = await fetch(`${fixture.baseUrl}/metrics`)
+    expect(response.status).toBe(200)
+    const metrics = await response.text()
+    const model = 'model="gpt-3.5-turbo-instruct"'
+    expect(metrics).toMatch(
+      new RegExp(`oneapi_relay_requests_total\\{[^}]*${model}[^}]*status="200"[^}]*\\} 1\\n`),
+    )
+    expect(metrics).toMatch(new RegExp(`oneapi_upstream_duration_seconds_count\\{[^}]*${model}[^}]*\\} 1\\n`))
+    expect(metrics).toMatch(/oneapi_gateway_overhead_seconds_count\{mode="completions"\} 1\n/)
   })
 })

@@ -1,0 +1,171 @@
+import type OpenAI from 'openai'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type CreatedToken, expectedQuota, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
+import { testDialects } from '../testing/test-databases.ts'
+
+// Prices chosen so that results are fractional before rounding: (prompt + 3 × completion) × 0.45.
+const MODEL_RATIO = 0.3
+const COMPLETION_RATIO = 3
+const GROUP_RATIO = 1.5
+const MODEL = 'bill-model'
+const NO_USAGE = 'bill-model+no-usage'
+const GENERATED = 5
+const USER_QUOTA = 10_000_000
+const TOKEN_QUOTA = 1_000_000
+
+const price = (prompt: number, completion: number) =>
+  expectedQuota(prompt, completion, MODEL_RATIO, COMPLETION_RATIO, GROUP_RATIO)
+const words = (count: number) => Array.from({ length: count }, (_, index) => `word${index}`).join(' ')
+
+describe.each(testDialects())('relay billing on %s', (dialect) => {
+  let fixture: RelayFixture
+  let channel: number
+
+  async function billedUser(
+    name: string,
+    tokenFields: { remain_quota?: number; unlimited_quota?: boolean } = {},
+  ) {
+    const user = await fixture.createUser(name, USER_QUOTA)
+    const token = await fixture.createToken({ remain_quota: TOKEN_QUOTA, ...tokenFields }, user.client)
+    return { id: user.id, token, client: fixture.openai(token.key) }
+  }
+  const ask = (
+    client: OpenAI,
+    prompt: string,
+    extra: Partial<OpenAI.ChatCompletionCreateParamsNonStreaming> = {},
+  ) =>
+    client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: prompt }], ...extra })
+  async function askStreaming(client: OpenAI, prompt: string, model = MODEL) {
+    const stream = await client.chat.completions.create({
+      model,
+      messages: [{ role: 'user', content: prompt }],
+      stream: true,
+    })
+    let text = ''
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
+    return text
+  }
+
+  beforeAll(async () => {
+    fixture = await RelayFixture.start(dialect)
+    const ratios = { [MODEL]: MODEL_RATIO, [NO_USAGE]: MODEL_RATIO }
+    await fixture.setPrices(ratios, { [MODEL]: COMPLETION_RATIO, [NO_USAGE]: COMPLETION_RATIO })
+    await fixture.setOption('GroupRatio', JSON.stringify({ default: GROUP_RATIO, vip: 1, svip: 1 }))
+    channel = await fixture.addChannel({ models: [MODEL, NO_USAGE] })
+  })
+  afterAll(async () => {
+    await fixture?.close()
+  })
+
+  it('keeps user, token, channel and log figures in exact agreement with the formula', async () => {
+    const user = await billedUser('arithmetic')
+    const promptSizes = [1, 2, 3, 4, 7, 10, 13]
+    for (const size of promptSizes) await ask(user.client, words(size))
+    for (const size of [5, 6])
+      expect(await askStreaming(user.client, words(size))).toBe('Hello from the mock upstream')
+    const sizes = [...promptSizes, 5, 6]
+    const expected = sizes.map((size) => price(size, GENERATED))
+
+    const logs = await fixture.waitForLogs({ userId: user.id }, sizes.length)
+    expect(logs.map((log) => log.quota)).toEqual(expected)
+    expect(logs.map((log) => [log.prompt_tokens, log.completion_tokens])).toEqual(
+      sizes.map((size) => [size, GENERATED]),
+    )
+    expect(logs.map((log) => log.is_stream)).toEqual([...promptSizes.map(() => false), true, true])
+    for (const log of logs) {
+      expect(log).toMatchObject({ channel_id: channel, model_name: MODEL, username: 'arithmetic' })
+      expect(log.content).toBe('model ratio 0.30, group ratio 1.50, completion ratio 3.00')
+      expect(log.request_id).toBeTruthy()
+    }
+    const total = expected.reduce((sum, quota) => sum + quota, 0)
+    expect(await fixture.balances(user.id, user.token.id)).toEqual({
+      user: { quota: USER_QUOTA - total, used_quota: total, request_count: sizes.length },
+      token: { remain_quota: TOKEN_QUOTA - total, used_quota: total },
+    })
+    const allLogs = await fixture.consumeLogs({ model: MODEL })
+    expect(await fixture.channelUsedQuota(channel)).toBe(allLogs.reduce((sum, log) => sum + log.quota, 0))
+  })
+
+  it('records used quota on unlimited tokens too', async () => {
+    const user = await billedUser('unlimited', { unlimited_quota: true, remain_quota: 0 })
+    await ask(user.client, words(4))
+    await askStreaming(user.client, words(2))
+    await fixture.waitForLogs({ userId: user.id }, 2)
+    const total = price(4, GENERATED) + price(2, GENERATED)
+    expect(await fixture.balances(user.id, user.token.id)).toEqual({
+      user: { quota: USER_QUOTA - total, used_quota: total, request_count: 2 },
+      token: { remain_quota: 0, used_quota: total },
+    })
+  })
+
+  it('counts tokens locally when the upstream reports no usage, and says so in the log', async () => {
+    const user = await billedUser('no-usage')
+    const reply = await user.client.chat.completions.create({
+      model: NO_USAGE,
+      messages: [{ role: 'user', content: words(6) }],
+    })
+    expect(reply.usage).toBeUndefined()
+    expect(await askStreaming(user.client, words(6), NO_USAGE)).toBe('Hello from the mock upstream')
+    const logs = await fixture.waitForLogs({ userId: user.id }, 2)
+    expect(logs).toHaveLength(2)
+    for (const log of logs) {
+      expect(log.content).toContain('tokens counted locally')
+      // The local count of the chat prompt includes the per-message overhead of OpenAI's format.
+      expect(log.prompt_tokens).toBeGreaterThan(6)
+      expect(log.completion_tokens).toBeGreaterThan(0)
+      expect(log.completion_tokens).toBeLessThan(20)
+      expect(log.quota).toBe(price(log.prompt_tokens, log.completion_tokens))
+    }
+    expect(logs[0].completion_tokens).toBe(logs[1].completion_tokens)
+    const total = logs[0].quota + logs[1].quota
+    expect((await fixture.balances(user.id, user.token.id)).token.used_quota).toBe(total)
+  })
+
+  it('bills a stream from its usage chunk, not from a local count', async () => {
+    const user = await billedUser('stream-usage')
+    fixture.mock.addFault({ match: { model: MODEL }, promptTokens: 40, chunks: 12, times: 1 })
+    await askStreaming(user.client, 'short prompt')
+    const [log] = await fixture.waitForLogs({ userId: user.id }, 1)
+    expect(log).toMatchObject({
+      prompt_tokens: 40,
+      completion_tokens: 12,
+      is_stream: true,
+      quota: price(40, 12),
+    })
+    expect(log.content).not.toContain('counted locally')
+  })
+
+  it("refuses a request whose worst case does not fit the token's quota, before any upstream call", async () => {
+    const user = await billedUser('tight-token', { remain_quota: 1_000 })
+    const before = fixture.mock.requests.length
+    // (500 PreConsumedQuota + prompt + 1000 × 3) × 0.45 is far above 1 000.
+    const refused = await relayFailure(ask(user.client, 'hello', { max_tokens: 1_000 }))
+    expect(refused).toMatchObject({ status: 403, error: { code: 'insufficient_token_quota' } })
+    expect(refused.error.message).toContain(`(request id: ${refused.requestId})`)
+    expect(fixture.mock.requests.length).toBe(before)
+    expect(await fixture.balances(user.id, user.token.id)).toEqual({
+      user: { quota: USER_QUOTA, used_quota: 0, request_count: 0 },
+      token: { remain_quota: 1_000, used_quota: 0 },
+    })
+    // Without max_tokens the reservation is small enough, and the request is billed as usual.
+    await ask(user.client, 'hello')
+    await fixture.waitForLogs({ userId: user.id }, 1)
+    expect((await fixture.balances(user.id, user.token.id)).token.remain_quota).toBe(
+      1_000 - price(1, GENERATED),
+    )
+  })
+
+  it("refuses a request that does not fit the user's own quota", async () => {
+    const user = await fixture.createUser('poor-user', 100)
+    const token: CreatedToken = await fixture.createToken({ unlimited_quota: true }, user.client)
+    const before = fixture.mock.requests.length
+    const refused = await relayFailure(ask(fixture.openai(token.key), 'hello'))
+    expect(refused).toMatchObject({ status: 403, error: { code: 'insufficient_user_quota' } })
+    expect(fixture.mock.requests.length).toBe(before)
+    expect((await fixture.balances(user.id, token.id)).user).toEqual({
+      quota: 100,
+      used_quota: 0,
+      request_count: 0,
+    })
+  })
+})

@@ -1,0 +1,112 @@
+import OpenAI from 'openai'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
+import { testDialects } from '../testing/test-databases.ts'
+
+const MODEL = 'race-model'
+const PARALLEL = 200
+const AFFORDABLE = 20
+const USER_QUOTA = 10_000_000
+// The mock answers 1 prompt token ("hi") and max_tokens = 5 completion tokens: 6 quota at ratio 1.
+const CHARGE = 6
+
+describe.each(testDialects())('relay under concurrency on %s', (dialect) => {
+  let fixture: RelayFixture
+  let reservation: number
+
+  const ask = (client: OpenAI) =>
+    client.chat.completions
+      .create({ model: MODEL, max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] })
+      .withResponse()
+
+  /** Fires every request at once; returns the request ids of the served ones and the refusals. */
+  async function burst(client: OpenAI) {
+    const results = await Promise.allSettled(Array.from({ length: PARALLEL }, () => ask(client)))
+    const served: string[] = []
+    const refused: unknown[] = []
+    for (const result of results) {
+      if (result.status === 'fulfilled') served.push(result.value.response.headers.get(REQUEST_ID) ?? '')
+      else refused.push(result.reason)
+    }
+    return { served, refused }
+  }
+
+  function expectRefusedForQuota(refused: unknown[], code: string) {
+    for (const reason of refused) {
+      expect(reason).toBeInstanceOf(OpenAI.APIError)
+      expect((reason as InstanceType<typeof OpenAI.APIError>).status).toBe(403)
+      expect((reason as InstanceType<typeof OpenAI.APIError>).code).toBe(code)
+    }
+  }
+
+  async function expectOneLogPerServedRequest(userId: number, served: string[]) {
+    const logs = await fixture.consumeLogs({ userId })
+    expect(logs.map((log) => log.request_id).sort()).toEqual([...served].sort())
+    expect(new Set(served).size).toBe(served.length)
+    expect(logs.every((log) => log.quota === CHARGE)).toBe(true)
+  }
+
+  beforeAll(async () => {
+    fixture = await RelayFixture.start(dialect)
+    await fixture.setPrices({ [MODEL]: 1 }, { [MODEL]: 1 })
+    // No cushion: the reservation is exactly the worst case of the request (prompt estimate + max_tokens).
+    await fixture.setOption('PreConsumedQuota', 0)
+    await fixture.addChannel({ models: [MODEL] })
+    // Learn the reservation of one request from a refusal of a token with no quota at all.
+    const empty = await fixture.createToken({ remain_quota: 0 })
+    const refusal = await relayFailure(ask(fixture.openai(empty.key)))
+    reservation = Number(/needs (\d+)/.exec(refusal.error.message)?.[1])
+    expect(reservation).toBeGreaterThanOrEqual(CHARGE)
+  })
+  afterAll(async () => {
+    await fixture?.close()
+  })
+
+  it('never overspends a limited token, and bills every served request exactly once', async () => {
+    const user = await fixture.createUser('racer', USER_QUOTA)
+    const tokenQuota = AFFORDABLE * reservation
+    const token = await fixture.createToken({ remain_quota: tokenQuota }, user.client)
+    const upstreamBefore = fixture.mock.requests.length
+    const { served, refused } = await burst(fixture.openai(token.key))
+
+    // Every refusal happened while what was reserved or spent left less than one reservation, so
+    // at least AFFORDABLE requests were served; never more than the quota pays for.
+    expect(served.length).toBeGreaterThanOrEqual(AFFORDABLE)
+    expect(served.length * CHARGE).toBeLessThanOrEqual(tokenQuota)
+    expect(refused.length).toBe(PARALLEL - served.length)
+    expectRefusedForQuota(refused, 'insufficient_token_quota')
+    // Refused requests never reached the upstream.
+    expect(fixture.mock.requests.length - upstreamBefore).toBe(served.length)
+
+    // Served requests are settled just after their answer; wait for the last of them.
+    await fixture.waitForLogs({ userId: user.id }, served.length)
+    const spent = served.length * CHARGE
+    expect(await fixture.balances(user.id, token.id)).toEqual({
+      user: { quota: USER_QUOTA - spent, used_quota: spent, request_count: served.length },
+      token: { remain_quota: tokenQuota - spent, used_quota: spent },
+    })
+    await expectOneLogPerServedRequest(user.id, served)
+  }, 60_000)
+
+  it("never overspends a user's own quota through an unlimited token", async () => {
+    const userQuota = AFFORDABLE * reservation
+    const user = await fixture.createUser('racer-two', userQuota)
+    const token = await fixture.createToken({ unlimited_quota: true }, user.client)
+    const { served, refused } = await burst(fixture.openai(token.key))
+
+    expect(served.length).toBeGreaterThanOrEqual(AFFORDABLE)
+    expect(served.length * CHARGE).toBeLessThanOrEqual(userQuota)
+    expectRefusedForQuota(refused, 'insufficient_user_quota')
+    // Served requests are settled just after their answer; wait for the last of them.
+    await fixture.waitForLogs({ userId: user.id }, served.length)
+    const spent = served.length * CHARGE
+    const balances = await fixture.balances(user.id, token.id)
+    expect(balances.user).toEqual({
+      quota: userQuota - spent,
+      used_quota: spent,
+      request_count: served.length,
+    })
+    expect(balances.token.used_quota).toBe(spent)
+    await expectOneLogPerServedRequest(user.id, served)
+  }, 60_000)
+})

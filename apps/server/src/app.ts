@@ -14,10 +14,20 @@ export const REQUEST_ID_HEADER = 'X-Oneapi-Request-Id'
 const MANAGEMENT_BODY_LIMIT = 1024 * 1024
 
 /** Request ids as one-api makes them: a timestamp and 8 random characters. */
+// The random part is a per-process prefix plus a counter: unique across nodes and restarts
+// without drawing random bytes for every request. The timestamp is formatted once per millisecond.
+const NODE_PREFIX = randomBytes(2).toString('hex')
+let sequence = 0
+let stampMillisecond = 0
+let stamp = ''
 function generateRequestId(): string {
-  const now = new Date()
-  const stamp = now.toISOString().replace(/\D/g, '').slice(0, 17)
-  return stamp + randomBytes(4).toString('hex')
+  const now = Date.now()
+  if (now !== stampMillisecond) {
+    stampMillisecond = now
+    stamp = new Date(now).toISOString().replace(/\D/g, '').slice(0, 17)
+  }
+  sequence = (sequence + 1) & 0xffff
+  return stamp + NODE_PREFIX + sequence.toString(16).padStart(4, '0')
 }
 
 export interface BuildAppOptions {
@@ -35,8 +45,9 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   })
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id)
+    done()
   })
   // Every management route must declare its minimum role (see admin/route-table.ts).
   app.addHook('onRoute', (route) => {
@@ -48,9 +59,10 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   await app.register(fastifyCookie)
   installErrorHandler(app)
   installRateLimits(app, context)
-  app.addHook('preHandler', async (request, reply) => {
+  app.addHook('preHandler', (request, reply, done) => {
     const access = request.routeOptions.config?.access
-    if (access) await authenticate(context, request, reply, access)
+    if (!access) return done()
+    authenticate(context, request, reply, access).then(() => done(), done)
   })
   registerRoutes(app, managementRoutes(context))
   await registerRelayRoutes(app, context, context.relay)

@@ -52,7 +52,8 @@ export async function createRuntime(config: Config, logger: FastifyBaseLogger): 
   const optimizeSqlite = () => {
     const handles = new Set<{ dialect: string; db: unknown }>([main, logs])
     for (const handle of handles) {
-      if (handle.dialect === 'sqlite') void sql`pragma optimize`.execute(handle.db as Kysely<unknown>).catch(() => {})
+      if (handle.dialect === 'sqlite')
+        void sql`pragma optimize`.execute(handle.db as Kysely<unknown>).catch(() => {})
     }
   }
   optimizeSqlite()
@@ -77,7 +78,7 @@ export async function createRuntime(config: Config, logger: FastifyBaseLogger): 
   }
   const options = new OptionsStore(main.db, main.dialect, bus)
   await options.load()
-  const relay = await createRelayServices(config, main.db, logs.db, bus, logger)
+  const relay = await createRelayServices(config, main.db, logs.db, bus, logger, main.sqlite)
   const context: AppContext = {
     config,
     db: main.db,

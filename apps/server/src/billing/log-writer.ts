@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { insertLogsWithTotals } from '../db/repositories/log-totals.ts'
 import type { NewLog } from '../db/repositories/logs-repository.ts'
 import type { LogSchema } from '../db/schema.ts'
 
@@ -56,7 +57,9 @@ export class LogWriter {
     try {
       while (written < rows.length) {
         const chunk = rows.slice(written, written + ROWS_PER_INSERT)
-        await this.db.insertInto('logs').values(chunk).execute()
+        // Each chunk commits with its share of the daily totals (log_daily_totals), so a failed
+        // chunk leaves neither behind and is retried whole.
+        await insertLogsWithTotals(this.db, chunk)
         written += chunk.length
       }
     } catch (error) {

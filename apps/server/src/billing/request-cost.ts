@@ -1,8 +1,18 @@
 import type { RelayMode, Usage } from '@one-api/providers'
-import { computeImageQuota, computeReservation, computeSpeechQuota, computeTextQuota, computeTranscriptionQuota } from './pricing/quota.ts'
+import {
+  computeImageQuota,
+  computeReservation,
+  computeSpeechQuota,
+  computeTextQuota,
+  computeTranscriptionQuota,
+} from './pricing/quota.ts'
 import type { ResolvedPricing } from './pricing/resolve-pricing.ts'
 import { type ChatPromptMessage, countChatPromptTokens } from './token-counting/chat-tokens.ts'
-import { countCompletionPromptTokens, countInputTokens, countTextTokens } from './token-counting/count-tokens.ts'
+import {
+  countCompletionPromptTokens,
+  countInputTokens,
+  countTextTokens,
+} from './token-counting/count-tokens.ts'
 
 /**
  * Turns a relay request into quota: the local prompt estimate, the reservation held while the
@@ -31,7 +41,8 @@ export function estimatePromptTokens(input: CostInput): number {
   const { mode, json, model } = input
   const options = { approximate: input.approximate }
   if (!json) return 0
-  if (mode === 'chat') return countChatPromptTokens(json.messages as ChatPromptMessage[], model, json.tools ?? json.functions)
+  if (mode === 'chat')
+    return countChatPromptTokens(json.messages as ChatPromptMessage[], model, json.tools ?? json.functions)
   if (mode === 'completions') return countCompletionPromptTokens(json.prompt, model, options)
   if (mode === 'embeddings' || mode === 'moderations') return countInputTokens(json.input, model, options)
   return 0
@@ -43,7 +54,14 @@ export function reservationFor(input: CostInput, promptTokens: number, preConsum
   if (input.mode === 'audio-speech') {
     return computeSpeechQuota({ input: String(input.json?.input ?? ''), modelRatio, groupRatio })
   }
-  return computeReservation({ preConsumedQuota, promptTokens, maxTokens: input.maxTokens, modelRatio, completionRatio, groupRatio })
+  return computeReservation({
+    preConsumedQuota,
+    promptTokens,
+    maxTokens: input.maxTokens,
+    modelRatio,
+    completionRatio,
+    groupRatio,
+  })
 }
 
 /** The final charge of a successful request. */
@@ -55,7 +73,8 @@ export function chargeFor(
   completionTextLength = completionText?.length ?? 0,
 ): Charge {
   const { modelRatio, groupRatio, completionRatio } = input.pricing
-  if (input.mode === 'images') return { quota: imageQuota(input), promptTokens: 0, completionTokens: 0, estimated: false }
+  if (input.mode === 'images')
+    return { quota: imageQuota(input), promptTokens: 0, completionTokens: 0, estimated: false }
   if (input.mode === 'audio-speech') {
     const quota = computeSpeechQuota({ input: String(input.json?.input ?? ''), modelRatio, groupRatio })
     return { quota, promptTokens: 0, completionTokens: 0, estimated: false }
@@ -74,7 +93,11 @@ export function chargeFor(
   const completionTokens = hasUsage
     ? usage.completionTokens
     : completionText
-      ? scaledCount(countTextTokens(completionText, input.model, { approximate: input.approximate }), completionText.length, completionTextLength)
+      ? scaledCount(
+          countTextTokens(completionText, input.model, { approximate: input.approximate }),
+          completionText.length,
+          completionTextLength,
+        )
       : 0
   const quota = computeTextQuota({
     promptTokens,

@@ -12,6 +12,8 @@ export type Dialect = DatabaseTarget['dialect']
 export interface DatabaseHandle<Schema> {
   db: Kysely<Schema>
   dialect: Dialect
+  /** The better-sqlite3 connection behind `db` on SQLite, for prepared hot-path statements. */
+  sqlite?: SqliteDatabase.Database
   close(): Promise<void>
 }
 
@@ -30,23 +32,27 @@ export function openDatabase<Schema>(
   options: DatabaseOptions,
 ): DatabaseHandle<Schema> {
   const plugins = target.dialect === 'sqlite' ? [new SqliteBooleanPlugin()] : []
-  const db = new Kysely<Schema>({ dialect: createDialect(target, options), plugins })
-  return { db, dialect: target.dialect, close: () => db.destroy() }
+  const sqlite = target.dialect === 'sqlite' ? openSqlite(target.path, options) : undefined
+  const dialect =
+    target.dialect === 'sqlite' ? new SqliteDialect({ database: sqlite! }) : createDialect(target, options)
+  const db = new Kysely<Schema>({ dialect, plugins })
+  return { db, dialect: target.dialect, sqlite, close: () => db.destroy() }
 }
 
-function createDialect(target: DatabaseTarget, options: DatabaseOptions) {
-  if (target.dialect === 'sqlite') {
-    const path = target.path === ':memory:' ? ':memory:' : resolve(target.path)
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-    const database = new SqliteDatabase(path, { timeout: options.busyTimeoutMs })
-    // WAL lets readers proceed while a writer commits; NORMAL sync is safe with WAL.
-    database.pragma('journal_mode = WAL')
-    database.pragma('synchronous = NORMAL')
-    database.pragma(`busy_timeout = ${options.busyTimeoutMs}`)
-    // Memory-mapped reads roughly halve full scans of a large logs table.
-    database.pragma('mmap_size = 268435456')
-    return new SqliteDialect({ database })
-  }
+function openSqlite(file: string, options: DatabaseOptions): SqliteDatabase.Database {
+  const path = file === ':memory:' ? ':memory:' : resolve(file)
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const database = new SqliteDatabase(path, { timeout: options.busyTimeoutMs })
+  // WAL lets readers proceed while a writer commits; NORMAL sync is safe with WAL.
+  database.pragma('journal_mode = WAL')
+  database.pragma('synchronous = NORMAL')
+  database.pragma(`busy_timeout = ${options.busyTimeoutMs}`)
+  // Memory-mapped reads roughly halve full scans of a large logs table.
+  database.pragma('mmap_size = 268435456')
+  return database
+}
+
+function createDialect(target: Exclude<DatabaseTarget, { dialect: 'sqlite' }>, options: DatabaseOptions) {
   if (target.dialect === 'postgres') {
     return new PostgresDialect({
       pool: new pg.Pool({

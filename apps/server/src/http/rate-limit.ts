@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../app-context.ts'
 
 const API_WINDOW_SECONDS = 180
@@ -14,9 +14,19 @@ export const RATE_LIMIT_MESSAGE = 'Too many requests, please try again later'
 export function installRateLimits(app: FastifyInstance, context: AppContext): void {
   const { config, rateLimiter } = context
   if (config.DEBUG) return
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const kind = classify(request)
-    if (kind === 'none') return
+    if (kind === 'none') return done()
+    // A rejected request has been answered: the chain must not go on.
+    limit(request, reply, kind).then((allowed) => {
+      if (allowed) done()
+    }, done)
+  })
+  const limit = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    kind: 'api' | 'web',
+  ): Promise<boolean> => {
     const checks: Array<[string, number, number]> = []
     if (kind === 'api') checks.push([`GA${request.ip}`, config.GLOBAL_API_RATE_LIMIT, API_WINDOW_SECONDS])
     if (kind === 'web') checks.push([`GW${request.ip}`, config.GLOBAL_WEB_RATE_LIMIT, WEB_WINDOW_SECONDS])
@@ -27,10 +37,12 @@ export function installRateLimits(app: FastifyInstance, context: AppContext): vo
       if (limit === 0) continue
       if (!(await rateLimiter.allow(key, limit, window))) {
         reply.header('Retry-After', String(window))
-        return reply.status(429).send({ success: false, message: RATE_LIMIT_MESSAGE })
+        reply.status(429).send({ success: false, message: RATE_LIMIT_MESSAGE })
+        return false
       }
     }
-  })
+    return true
+  }
 }
 
 function classify(request: FastifyRequest): 'api' | 'web' | 'none' {

@@ -57,20 +57,20 @@ export async function registerRelayRoutes(
       { parseAs: 'buffer', bodyLimit: RELAY_BODY_LIMIT },
       (_request, body, done) => done(null, body),
     )
-    relay.addHook('onRequest', async (request, reply) => {
+    relay.addHook('onRequest', (request, reply, done) => {
       reply.header('access-control-allow-origin', request.headers.origin ?? '*')
       reply.header('vary', 'origin')
-      if (request.method === 'OPTIONS') {
-        reply
-          .header('access-control-allow-methods', 'GET, POST, PUT, DELETE, OPTIONS')
-          .header(
-            'access-control-allow-headers',
-            request.headers['access-control-request-headers'] ?? 'authorization, content-type',
-          )
-          .header('access-control-max-age', '86400')
-          .code(204)
-          .send()
-      }
+      if (request.method !== 'OPTIONS') return done()
+      // A preflight is answered here; the chain stops.
+      reply
+        .header('access-control-allow-methods', 'GET, POST, PUT, DELETE, OPTIONS')
+        .header(
+          'access-control-allow-headers',
+          request.headers['access-control-request-headers'] ?? 'authorization, content-type',
+        )
+        .header('access-control-max-age', '86400')
+        .code(204)
+        .send()
     })
     relay.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
       const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 500

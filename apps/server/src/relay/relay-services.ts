@@ -1,3 +1,4 @@
+import type SqliteDatabase from 'better-sqlite3'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
 import { Ledger } from '../billing/ledger/ledger.ts'
@@ -27,6 +28,7 @@ export async function createRelayServices(
   logDb: Kysely<LogSchema>,
   bus: EventBus,
   logger: FastifyBaseLogger,
+  sqlite?: SqliteDatabase.Database,
 ): Promise<RelayServices> {
   const router = new ChannelRouter(db, bus)
   await router.load()
@@ -34,14 +36,16 @@ export async function createRelayServices(
     logger.error({ err: error }, 'writing consume logs failed; will retry'),
   )
   const upstream = new UpstreamClient({ proxy: config.RELAY_PROXY, timeoutSeconds: config.RELAY_TIMEOUT })
+  const ledger = new Ledger(db, sqlite)
   return {
     cache: new RelayCache(db, bus, config.SYNC_FREQUENCY * 1000),
     router,
-    ledger: new Ledger(db),
+    ledger,
     logWriter,
     upstream,
     metrics: new RelayMetrics(),
     async close() {
+      ledger.close()
       await logWriter.close()
       await upstream.close()
     },

@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, Migrator } from 'kysely'
 import type { Dialect } from '../database.ts'
+import { backfillDailyTotals } from '../repositories/log-totals.ts'
 import { ensureTables } from './ensure-tables.ts'
 import { logTables, mainTables } from './table-definitions.ts'
 
@@ -18,6 +19,13 @@ function logMigrations(dialect: Dialect): Record<string, Migration> {
     '0001-one-api-logs': { up: (db) => ensureTables(db, dialect, logTables) },
     // Adds the covering index for log sums (idx_logs_type_created_at_sums) to existing databases.
     '0002-log-sum-index': { up: (db) => ensureTables(db, dialect, logTables) },
+    // Adds log_daily_totals and fills it from the logs already stored (one-api's or ours).
+    '0003-log-daily-totals': {
+      up: async (db) => {
+        await ensureTables(db, dialect, logTables)
+        await backfillDailyTotals(db)
+      },
+    },
   }
 }
 

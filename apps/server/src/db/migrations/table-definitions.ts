@@ -222,7 +222,10 @@ export const logsTable: TableDefinition = {
     { name: 'idx_logs_model_name_id', columns: ['model_name', 'id'] },
     { name: 'idx_logs_channel_id_id', columns: ['channel_id', 'id'] },
     // Covers the quota sums of the log page (consume logs over a time range) without reading rows.
-    { name: 'idx_logs_type_created_at_sums', columns: ['type', 'created_at', 'quota', 'prompt_tokens', 'completion_tokens'] },
+    {
+      name: 'idx_logs_type_created_at_sums',
+      columns: ['type', 'created_at', 'quota', 'prompt_tokens', 'completion_tokens'],
+    },
   ],
 }
 
@@ -234,4 +237,16 @@ export const mainTables = [
   redemptionsTable,
   optionsTable,
 ]
-export const logTables = [logsTable]
+/**
+ * Consume-log (type 2) totals per UTC day (day = floor(created_at / 86400)), kept exact by every
+ * log write and delete (db/repositories/log-totals.ts), so the log page's quota sum over a long
+ * range reads one row per day instead of every log.
+ */
+export const logDailyTotalsTable: TableDefinition = {
+  name: 'log_daily_totals',
+  columns: [bigint('day'), bigint('quota'), bigint('tokens'), bigint('request_count')],
+  primaryKey: ['day'],
+  indexes: [],
+}
+
+export const logTables = [logsTable, logDailyTotalsTable]

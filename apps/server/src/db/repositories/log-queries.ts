@@ -1,6 +1,14 @@
 import { LogType } from '@one-api/contracts'
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely'
 import type { LogSchema } from '../schema.ts'
+import {
+  dayOf,
+  dropEmptyDays,
+  inTransaction,
+  isSqlite,
+  subtractDeletedLogs,
+  sumConsumeLogsByDay,
+} from './log-totals.ts'
 
 /**
  * Reads of the logs table for the log pages. The table can hold millions of rows, so every list
@@ -221,10 +229,17 @@ export interface LogStatSums {
   token: number
 }
 
-/** Quota and tokens (prompt + completion) of the consume logs that match the filter. */
+/**
+ * Quota and tokens (prompt + completion) of the consume logs that match the filter. Without an
+ * equality filter the sum comes from the daily totals (log-totals.ts) plus the partial days at the
+ * range's ends; with one, that filter's index drives a sum over the matching rows.
+ */
 export async function sumConsumeLogs(db: Kysely<LogSchema>, filter: LogFilter): Promise<LogStatSums> {
   if (filter.type && filter.type !== LogType.consume) return { quota: 0, token: 0 }
   const consume = withoutFutureEnd({ ...filter, type: LogType.consume })
+  if (!hasSelectiveEquality(consume)) {
+    return sumConsumeLogsByDay(db, consume.startTimestamp || undefined, consume.endTimestamp || undefined)
+  }
   const row = await applyFilter(db.selectFrom('logs'), consume, await planSum(db, consume))
     .select([
       sql<number | string | null>`sum(quota)`.as('quota'),
@@ -255,7 +270,9 @@ export function searchLogs(
     query = query
       .where(startsWith('content', keyword))
       .where('id', '>', (eb) =>
-        eb.selectFrom('logs').select(sql<number>`coalesce(max(id), 0) - ${CONTENT_SEARCH_WINDOW}`.as('floor')),
+        eb
+          .selectFrom('logs')
+          .select(sql<number>`coalesce(max(id), 0) - ${CONTENT_SEARCH_WINDOW}`.as('floor')),
       )
   }
   return query.orderBy('id', 'desc').limit(limit).execute()
@@ -265,29 +282,40 @@ const DELETE_BATCH = 5000
 
 /**
  * Deletes the logs created before `timestamp` in batches, so a large clean-up never holds one
- * huge transaction (and its locks) on a busy table. Returns how many were deleted.
+ * huge transaction (and its locks) on a busy table. Each batch locks its rows, deletes them and
+ * takes their totals out of the daily totals in one transaction, so the totals stay exact between
+ * batches and when two clean-ups overlap (the second one skips rows the first has deleted).
+ * Returns how many were deleted.
  */
 export async function deleteLogsBefore(db: Kysely<LogSchema>, timestamp: number): Promise<number> {
   let deleted = 0
   for (;;) {
-    const ids = await db
-      .selectFrom('logs')
-      .select('id')
-      .where('created_at', '<', timestamp)
-      .limit(DELETE_BATCH)
-      .execute()
-    if (ids.length === 0) return deleted
-    const result = await db
-      .deleteFrom('logs')
-      .where(
-        'id',
-        'in',
-        ids.map((row) => row.id),
-      )
-      .executeTakeFirst()
-    deleted += Number(result.numDeletedRows)
-    if (ids.length < DELETE_BATCH) return deleted
+    const batch = await inTransaction(db, async (transaction) => {
+      let query = transaction
+        .selectFrom('logs')
+        .select(['id', 'type', 'created_at', 'quota', 'prompt_tokens', 'completion_tokens'])
+        .where('created_at', '<', timestamp)
+        .limit(DELETE_BATCH)
+      // SQLite has one writer at a time and no row locks.
+      if (!isSqlite(db)) query = query.forUpdate()
+      const rows = await query.execute()
+      if (rows.length === 0) return { selected: 0, deleted: 0 }
+      const result = await transaction
+        .deleteFrom('logs')
+        .where(
+          'id',
+          'in',
+          rows.map((row) => row.id),
+        )
+        .executeTakeFirst()
+      await subtractDeletedLogs(transaction, rows)
+      return { selected: rows.length, deleted: Number(result.numDeletedRows) }
+    })
+    deleted += batch.deleted
+    if (batch.selected < DELETE_BATCH) break
   }
+  await dropEmptyDays(db, dayOf(timestamp) + 1)
+  return deleted
 }
 
 /** `column LIKE 'prefix%'` with wildcards in the prefix matched literally ('!' escapes). */

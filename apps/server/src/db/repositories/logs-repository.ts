@@ -1,12 +1,15 @@
 import type { Insertable, Kysely } from 'kysely'
 import type { LogSchema, LogsTable } from '../schema.ts'
+import { insertLogsWithTotals } from './log-totals.ts'
 
 export type NewLog = Insertable<LogsTable>
 
-/** Direct write for rare events (registration, top-up, management); consume logs are batched. */
+/**
+ * Direct write for rare events (registration, top-up, management); consume logs are batched.
+ * Any consume rows among them still count in the daily totals.
+ */
 export async function insertLogs(db: Kysely<LogSchema>, logs: NewLog[]): Promise<void> {
-  if (logs.length === 0) return
-  await db.insertInto('logs').values(logs).execute()
+  await insertLogsWithTotals(db, logs)
 }
 
 export function systemLog(fields: Pick<NewLog, 'user_id' | 'type' | 'content'> & Partial<NewLog>): NewLog {

@@ -20,7 +20,8 @@ export class UpstreamClient {
     const common = {
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 600_000,
-      connections: 512,
+      // Per upstream origin; every open stream holds one, so this bounds concurrent streams per origin.
+      connections: 8192,
       // 0 disables undici's own limits: without RELAY_TIMEOUT, long generations must not be cut.
       headersTimeout: timeout,
       bodyTimeout: timeout,

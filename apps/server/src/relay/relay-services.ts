@@ -30,7 +30,9 @@ export async function createRelayServices(
   logger: FastifyBaseLogger,
   sqlite?: SqliteDatabase.Database,
 ): Promise<RelayServices> {
-  const router = new ChannelRouter(db, bus)
+  const router = new ChannelRouter(db, bus, (error) =>
+    logger.error({ err: error }, 'reloading the routing index failed'),
+  )
   await router.load()
   const logWriter = new LogWriter(logDb, (error) =>
     logger.error({ err: error }, 'writing consume logs failed; will retry'),
@@ -45,6 +47,7 @@ export async function createRelayServices(
     upstream,
     metrics: new RelayMetrics(),
     async close() {
+      router.close()
       ledger.close()
       await logWriter.close()
       await upstream.close()

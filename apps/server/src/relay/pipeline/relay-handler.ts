@@ -111,13 +111,6 @@ async function serve(
     const amount = reservationFor(cost, promptEstimate, options.number('PreConsumedQuota'))
     const reserved = await services.ledger.reserve(caller.token.id, caller.user.id, amount)
     if (!reserved.ok) {
-      if (reserved.reason === 'token' && (await tokenIsEmpty(context, caller.token.id))) {
-        throw new RelayError(
-          401,
-          `The quota of token ${caller.token.name} (#${caller.token.id}) is used up (this request needs ${amount})`,
-          'token_quota_exhausted',
-        )
-      }
       throw new RelayError(
         403,
         reserved.reason === 'token'
@@ -196,16 +189,6 @@ async function serve(
     `No available channel for model ${facts.model} in group ${group}`,
     'no_available_channel',
   )
-}
-
-/** A limited token with nothing left is "used up" (401), not merely short for this request (403). */
-async function tokenIsEmpty(context: AppContext, tokenId: number): Promise<boolean> {
-  const row = await context.db
-    .selectFrom('tokens')
-    .select(['remain_quota', 'unlimited_quota'])
-    .where('id', '=', tokenId)
-    .executeTakeFirst()
-  return row !== undefined && !row.unlimited_quota && Number(row.remain_quota) <= 0
 }
 
 async function pinnedChannel(context: AppContext, id: number): Promise<RoutedChannel> {

@@ -23,10 +23,12 @@ export class ChannelRouter {
   private readonly cooldowns = new Map<number, { failures: number; until: number }>()
   private reloadTimer: NodeJS.Timeout | undefined
   private loading: Promise<void> | undefined
+  private closed = false
 
   constructor(
     private readonly db: Kysely<MainSchema>,
     bus: EventBus,
+    private readonly onError: (error: unknown) => void = () => {},
     private readonly random: () => number = Math.random,
   ) {
     bus.subscribe(CHANNEL_CHANGED, () => this.scheduleReload())
@@ -70,13 +72,24 @@ export class ChannelRouter {
 
   /** Reloads soon, coalescing bursts of changes (a batch create announces many). */
   scheduleReload(): void {
-    if (this.reloadTimer) return
+    if (this.reloadTimer || this.closed) return
     this.reloadTimer = setTimeout(() => {
       this.reloadTimer = undefined
-      this.loading = this.load().finally(() => {
-        this.loading = undefined
-      })
+      this.loading = this.load()
+        .catch((error: unknown) => {
+          // The old index stays in use; the next change (or the safety reload) tries again.
+          if (!this.closed) this.onError(error)
+        })
+        .finally(() => {
+          this.loading = undefined
+        })
     }, 20)
+  }
+
+  close(): void {
+    this.closed = true
+    if (this.reloadTimer) clearTimeout(this.reloadTimer)
+    this.reloadTimer = undefined
   }
 
   /** Waits for a pending reload (tests and the channel API use it to read their own writes). */

@@ -1,11 +1,13 @@
+import { Role } from '@one-api/contracts'
 import type { FastifyBaseLogger } from 'fastify'
 import { request } from 'undici'
 import type { AppContext } from '../../app-context.ts'
+import { sendMail, smtpConfigured } from '../../platform/mailer.ts'
 
 /**
  * Tells the administrators something happened to a channel: through Message Pusher when it is
- * configured (a POST of {title, description, content, token}), otherwise only in the server log,
- * which always gets the message too. Email notification needs SMTP, which this release lacks.
+ * configured (a POST of {title, description, content, token}), else by email to root when SMTP is
+ * configured and root has an email address. The server log always gets the message too.
  */
 export async function notifyRoot(
   context: AppContext,
@@ -15,7 +17,7 @@ export async function notifyRoot(
 ): Promise<void> {
   logger.warn({ title }, content)
   const address = context.options.get('MessagePusherAddress')
-  if (!address) return
+  if (!address) return emailRoot(context, logger, title, content)
   try {
     const response = await request(address, {
       method: 'POST',
@@ -34,4 +36,30 @@ export async function notifyRoot(
   } catch (error) {
     logger.error({ err: error }, 'sending a Message Pusher notification failed')
   }
+}
+
+async function emailRoot(
+  context: AppContext,
+  logger: FastifyBaseLogger,
+  title: string,
+  content: string,
+): Promise<void> {
+  if (!smtpConfigured(context.options)) return
+  const root = await context.db
+    .selectFrom('users')
+    .select('email')
+    .where('role', '>=', Role.root)
+    .where('email', '!=', '')
+    .orderBy('id')
+    .executeTakeFirst()
+  if (!root?.email) return
+  try {
+    await sendMail(context.options, root.email, title, `<p>${escapeHtml(content)}</p>`)
+  } catch (error) {
+    logger.error({ err: error }, 'sending a notification email failed')
+  }
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
 }

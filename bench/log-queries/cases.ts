@@ -86,6 +86,15 @@ export function benchCases(context: AppContext): BenchCase[] {
     stat('token_name', { tokenName: 'key-7' }),
     stat('time: last day', { startTimestamp: END_TIME - DAY, endTimestamp: consoleDefaultEnd }),
     stat('time: console default (0 .. now+1h)', { startTimestamp: 0, endTimestamp: consoleDefaultEnd }),
+    stat('time: two weeks, mid-day to mid-day', {
+      startTimestamp: END_TIME - 14 * DAY - 40_000,
+      endTimestamp: END_TIME - DAY - 40_000,
+    }),
+    stat('type=2, all but the last day', {
+      type: 2,
+      startTimestamp: START_TIME,
+      endTimestamp: END_TIME - DAY,
+    }),
     stat('username + model + last week', {
       username: HEAVY_USER.name,
       modelName: modelName(0),

@@ -94,6 +94,8 @@ function writeReport(
     `loaded in ${loadSeconds.toFixed(1)} s. Each query runs ${RUNS} times through the repository functions the`,
     `routes call; the median is reported. Target: every median under ${TARGET_MS} ms.`,
     `Machine load average when done: ${loadavg()[0].toFixed(1)} (shared cores inflate the timings).`,
+    "Logs are written through the product's log write (logs + log_daily_totals in one transaction); a",
+    "reused BENCH_SQLITE_PATH database gets its daily totals from the migration's backfill.",
     '',
     '| query | rows | median ms | min ms | max ms |',
     '| --- | ---: | ---: | ---: | ---: |',

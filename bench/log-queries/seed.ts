@@ -1,4 +1,5 @@
 import type { Insertable, Kysely } from 'kysely'
+import { insertLogsWithTotals } from '../../apps/server/src/db/repositories/log-totals.ts'
 import type {
   LogSchema,
   LogsTable,
@@ -177,9 +178,10 @@ export async function seed(db: Kysely<MainSchema>, logDb: Kysely<LogSchema>): Pr
       await trx.insertInto('tokens').values(batch).execute()
     })
   })
+  // Through the product's log write, so log_daily_totals is filled as a live system fills it.
   await logDb.transaction().execute(async (trx) => {
     await insertInBatches(logRows(), 1000, async (batch) => {
-      await trx.insertInto('logs').values(batch).execute()
+      await insertLogsWithTotals(trx, batch)
     })
   })
 }

@@ -9,7 +9,7 @@ import {
 
 // On SQLite, settlements are committed together every few milliseconds: one commit for many
 // requests. Reservations stay immediate, so balances are never overspent through them.
-const SETTLE_BATCH_DELAY_MS = 2
+const SETTLE_BATCH_DELAY_MS = 10
 const SETTLE_BATCH_SIZE = 256
 
 /** Quota held for one request between its reservation and its settlement. */

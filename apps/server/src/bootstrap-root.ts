@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { createUser } from './admin/account/create-user.ts'
 import type { AppContext } from './app-context.ts'
 import { generatePassword, randomHex32 } from './auth/random.ts'
+import { insertToken, unlimitedToken } from './db/repositories/tokens-repository.ts'
 import { countUsers } from './db/repositories/users-repository.ts'
 
 /**
@@ -27,24 +28,10 @@ export async function ensureRootUser(context: AppContext, logger: FastifyBaseLog
     .where('id', '=', id)
     .execute()
   if (config.INITIAL_ROOT_TOKEN) {
-    const now = Math.floor(Date.now() / 1000)
-    await db
-      .insertInto('tokens')
-      .values({
-        user_id: id,
-        key: config.INITIAL_ROOT_TOKEN.replace(/^sk-/, ''),
-        status: 1,
-        name: 'Initial Root Token',
-        created_time: now,
-        accessed_time: now,
-        expired_time: -1,
-        remain_quota: 0,
-        unlimited_quota: true,
-        used_quota: 0,
-        models: '',
-        subnet: '',
-      })
-      .execute()
+    await insertToken(
+      db,
+      unlimitedToken(id, 'Initial Root Token', config.INITIAL_ROOT_TOKEN.replace(/^sk-/, '')),
+    )
   }
   if (config.INITIAL_ROOT_PASSWORD) {
     logger.info('created the root user with the password from INITIAL_ROOT_PASSWORD')

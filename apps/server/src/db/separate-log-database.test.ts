@@ -20,7 +20,10 @@ describe('LOG_SQL_DSN: logs in a separate database', () => {
     const root = new ApiClient(server.baseUrl)
     await root.login('root', ROOT_PASSWORD)
     await root.put('/api/option/', { key: 'QuotaForNewUser', value: '10' })
-    const registered = await new ApiClient(server.baseUrl).post('/api/user/register', { username: 'logged', password: 'password-123' })
+    const registered = await new ApiClient(server.baseUrl).post('/api/user/register', {
+      username: 'logged',
+      password: 'password-123',
+    })
     expect(registered.status).toBe(200)
     const logs = new SqliteDatabase(logFile, { readonly: true })
     try {

@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context.ts'
 import { hashPassword } from '../../auth/password.ts'
 import { generateTokenKey, randomString } from '../../auth/random.ts'
 import { insertLogs, type NewLog, systemLog } from '../../db/repositories/logs-repository.ts'
-import { insertToken } from '../../db/repositories/tokens-repository.ts'
+import { insertToken, unlimitedToken } from '../../db/repositories/tokens-repository.ts'
 import {
   addUserQuota,
   findUserByAffCode,
@@ -98,20 +98,7 @@ export async function createUser(context: AppContext, input: CreateUserInput): P
         )
       }
     }
-    await insertToken(trx, {
-      user_id: id,
-      key: generateTokenKey(),
-      status: 1,
-      name: DEFAULT_TOKEN_NAME,
-      created_time: now,
-      accessed_time: now,
-      expired_time: -1,
-      remain_quota: 0,
-      unlimited_quota: true,
-      used_quota: 0,
-      models: '',
-      subnet: '',
-    })
+    await insertToken(trx, unlimitedToken(id, DEFAULT_TOKEN_NAME, generateTokenKey()))
     return id
   })
   await insertLogs(context.logDb, logs)

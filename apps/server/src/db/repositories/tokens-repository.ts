@@ -3,6 +3,25 @@ import type { MainSchema, TokensTable } from '../schema.ts'
 
 type Executor = Kysely<MainSchema> | Transaction<MainSchema>
 
+/** An unlimited, never-expiring token: every new user's `default` and INITIAL_ROOT_TOKEN. */
+export function unlimitedToken(userId: number, name: string, key: string): Insertable<TokensTable> {
+  const now = Math.floor(Date.now() / 1000)
+  return {
+    user_id: userId,
+    key,
+    status: 1,
+    name,
+    created_time: now,
+    accessed_time: now,
+    expired_time: -1,
+    remain_quota: 0,
+    unlimited_quota: true,
+    used_quota: 0,
+    models: '',
+    subnet: '',
+  }
+}
+
 export async function insertToken(db: Executor, token: Insertable<TokensTable>): Promise<void> {
   await db.insertInto('tokens').values(token).execute()
 }

@@ -47,6 +47,10 @@ function openSqlite(file: string, options: DatabaseOptions): SqliteDatabase.Data
   database.pragma('journal_mode = WAL')
   database.pragma('synchronous = NORMAL')
   database.pragma(`busy_timeout = ${options.busyTimeoutMs}`)
+  // Each relay request commits a few pages, always the same hot ones (its token, user, channel).
+  // Checkpointing every 10,000 pages instead of 1,000 syncs those pages to the database file ten
+  // times less often; the WAL file may grow to about 40 MB between checkpoints.
+  database.pragma('wal_autocheckpoint = 10000')
   // Memory-mapped reads roughly halve full scans of a large logs table.
   database.pragma('mmap_size = 268435456')
   return database

@@ -34,7 +34,7 @@ function pageOf(request: FastifyRequest): number {
   return Number.isSafeInteger(page) && page > 0 ? page : 0
 }
 
-function channelIdOf(request: FastifyRequest): number {
+export function channelIdOf(request: FastifyRequest): number {
   const raw = (request.params as Record<string, string>).id
   const id = /^\d{1,9}$/.test(raw) ? Number(raw) : 0
   if (id <= 0) throw badRequest('invalid channel id')

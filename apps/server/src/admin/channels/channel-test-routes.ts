@@ -1,5 +1,5 @@
 import { ChannelStatus } from '@one-api/contracts'
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
 import { findChannelById } from '../../db/repositories/channels-repository.ts'
 import { badRequest, notFound } from '../../http/errors.ts'
@@ -7,14 +7,8 @@ import { ok, type RouteDefinition } from '../../http/route.ts'
 import { fetchBalance, UnsupportedBalance } from '../../relay/health/balance.ts'
 import { applyTestResult, testChannel } from '../../relay/health/channel-tester.ts'
 import { toRoutedChannel } from '../../relay/routing/routed-channel.ts'
+import { channelIdOf } from './channel-routes.ts'
 import type { ChannelTestRunner } from './channel-test-runner.ts'
-
-function channelIdOf(request: FastifyRequest): number {
-  const raw = (request.params as Record<string, string>).id
-  const id = /^\d{1,9}$/.test(raw) ? Number(raw) : 0
-  if (id <= 0) throw badRequest('invalid channel id')
-  return id
-}
 
 /** Channel test, test-all and balance (reference §5.8), admin only. */
 export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner): RouteDefinition[] {

@@ -9,6 +9,7 @@ import {
   subtractDeletedLogs,
   sumConsumeLogsByDay,
 } from './log-totals.ts'
+import { startsWith } from './starts-with.ts'
 
 /**
  * Reads of the logs table for the log pages. The table can hold millions of rows, so every list
@@ -316,10 +317,4 @@ export async function deleteLogsBefore(db: Kysely<LogSchema>, timestamp: number)
   }
   await dropEmptyDays(db, dayOf(timestamp) + 1)
   return deleted
-}
-
-/** `column LIKE 'prefix%'` with wildcards in the prefix matched literally ('!' escapes). */
-function startsWith(column: 'content', prefix: string) {
-  const pattern = `${prefix.replace(/[!%_]/g, (character) => `!${character}`)}%`
-  return sql<boolean>`${sql.ref(column)} like ${pattern} escape '!'`
 }

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely'
 import type { Dialect } from '../database.ts'
 import type { MainSchema, RedemptionsTable } from '../schema.ts'
-import { startsWith } from './users-repository.ts'
+import { startsWith } from './starts-with.ts'
 
 export type RedemptionRow = Selectable<RedemptionsTable>
 type Executor = Kysely<MainSchema> | Transaction<MainSchema>
@@ -28,7 +28,7 @@ export function searchRedemptions(db: Executor, dialect: Dialect, keyword: strin
   if (keyword) {
     const id = /^\d{1,9}$/.test(keyword) ? Number(keyword) : undefined
     query = query.where((eb) =>
-      eb.or([...(id === undefined ? [] : [eb('id', '=', id)]), startsWith(dialect, 'name', keyword)]),
+      eb.or([...(id === undefined ? [] : [eb('id', '=', id)]), startsWith('name', keyword, dialect)]),
     )
   }
   return query.orderBy('id', 'desc').limit(limit).execute()

@@ -1,5 +1,6 @@
-import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from 'kysely'
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely'
 import type { MainSchema, TokensTable } from '../schema.ts'
+import { startsWith } from './starts-with.ts'
 
 type Executor = Kysely<MainSchema> | Transaction<MainSchema>
 
@@ -105,14 +106,4 @@ export async function deleteOwnToken(db: Executor, userId: number, id: number): 
     .where('user_id', '=', userId)
     .executeTakeFirst()
   return Number(result.numDeletedRows) > 0
-}
-
-/**
- * `column LIKE 'prefix%'` with `%`, `_` and the escape character itself matched literally. The
- * escape character is '!' because a backslash means different things in MySQL and PostgreSQL
- * string literals.
- */
-function startsWith(column: string, prefix: string) {
-  const pattern = `${prefix.replace(/[!%_]/g, (character) => `!${character}`)}%`
-  return sql<boolean>`${sql.ref(column)} like ${pattern} escape '!'`
 }

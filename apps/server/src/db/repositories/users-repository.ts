@@ -1,6 +1,7 @@
-import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely'
+import type { Kysely, Selectable, Transaction, Updateable } from 'kysely'
 import type { Dialect } from '../database.ts'
 import type { MainSchema, UsersTable } from '../schema.ts'
+import { startsWith } from './starts-with.ts'
 
 export type UserRow = Selectable<UsersTable>
 type Executor = Kysely<MainSchema> | Transaction<MainSchema>
@@ -85,16 +86,6 @@ export function normalizeUser(row: UserRow): UserRow {
 
 const DELETED_STATUS = 3
 
-/**
- * A case-insensitive "starts with" condition. Wildcards in the text are escaped with '!', an
- * escape character the three dialects accept alike ('\' means different things in each).
- */
-export function startsWith(dialect: Dialect, column: string, text: string) {
-  const pattern = `${text.replace(/[!%_]/g, (character) => `!${character}`)}%`
-  const operator = dialect === 'postgres' ? sql.raw('ilike') : sql.raw('like')
-  return sql<boolean>`${sql.ref(column)} ${operator} ${pattern} escape '!'`
-}
-
 export type UserListOrder = 'quota' | 'used_quota' | 'request_count' | 'id'
 
 /** One page of the users that are not deleted, by the column descending, then newest first. */
@@ -118,9 +109,9 @@ export function searchUsers(db: Executor, dialect: Dialect, search: UserSearch, 
     query = query.where((eb) =>
       eb.or([
         ...(id === undefined ? [] : [eb('id', '=', id)]),
-        startsWith(dialect, 'username', search.keyword),
-        startsWith(dialect, 'email', search.keyword),
-        startsWith(dialect, 'display_name', search.keyword),
+        startsWith('username', search.keyword, dialect),
+        startsWith('email', search.keyword, dialect),
+        startsWith('display_name', search.keyword, dialect),
       ]),
     )
   }

@@ -20,6 +20,8 @@ export class LogWriter {
     private readonly onError: (error: unknown) => void,
     private readonly maxBuffered = 1000,
     intervalMs = 500,
+    /** Runs before each flush: the ledger commits its queued settlements, so a log never precedes its charge. */
+    private readonly beforeFlush: () => void = () => {},
   ) {
     this.timer = setInterval(() => void this.flush(), intervalMs)
     this.timer.unref()
@@ -38,6 +40,7 @@ export class LogWriter {
   async flush(): Promise<void> {
     while (this.flushing) await this.flushing
     if (this.buffer.length === 0) return
+    this.beforeFlush()
     const rows = this.buffer
     this.buffer = []
     this.flushing = this.insert(rows).finally(() => {

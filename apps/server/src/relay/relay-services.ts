@@ -34,11 +34,15 @@ export async function createRelayServices(
     logger.error({ err: error }, 'reloading the routing index failed'),
   )
   await router.load()
-  const logWriter = new LogWriter(logDb, (error) =>
-    logger.error({ err: error }, 'writing consume logs failed; will retry'),
+  const ledger = new Ledger(db, sqlite)
+  const logWriter = new LogWriter(
+    logDb,
+    (error) => logger.error({ err: error }, 'writing consume logs failed; will retry'),
+    undefined,
+    undefined,
+    () => ledger.flushSettlements(),
   )
   const upstream = new UpstreamClient({ proxy: config.RELAY_PROXY, timeoutSeconds: config.RELAY_TIMEOUT })
-  const ledger = new Ledger(db, sqlite)
   return {
     cache: new RelayCache(db, bus, config.SYNC_FREQUENCY * 1000),
     router,

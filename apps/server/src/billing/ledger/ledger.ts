@@ -92,9 +92,18 @@ export class Ledger {
   async settle(reservation: Reservation, actual: number, channelId: number): Promise<void> {
     if (reservation.settled) return
     reservation.settled = true
-    const fast = this.fast()
-    if (fast)
-      return fast.settle(reservation.tokenId, reservation.userId, channelId, reservation.amount, actual)
+    if (this.prepared) {
+      this.pendingSettlements.push([
+        reservation.tokenId,
+        reservation.userId,
+        channelId,
+        reservation.amount,
+        actual,
+      ])
+      if (this.pendingSettlements.length >= SETTLE_BATCH_SIZE) this.flushSettlements()
+      else this.flushTimer ??= setTimeout(() => this.flushSettlements(), SETTLE_BATCH_DELAY_MS)
+      return
+    }
     const delta = actual - reservation.amount
     await this.db.transaction().execute(async (trx) => {
       if (delta !== 0) {

@@ -15,6 +15,7 @@ import {
   searchChannels,
 } from '../../db/repositories/channels-repository.ts'
 import { badRequest, notFound } from '../../http/errors.ts'
+import { idOf, pageOf, queryText } from '../../http/request-params.ts'
 import { ok, type RouteDefinition } from '../../http/route.ts'
 import { parseInput } from '../../http/validate.ts'
 import { prepareCreate, prepareFullUpdate } from './channel-input.ts'
@@ -25,21 +26,6 @@ import {
   updateChannelById,
 } from './channel-service.ts'
 import { toChannelView } from './channel-view.ts'
-
-type Query = Record<string, string | undefined>
-
-/** Zero-based page from `?p=`; anything unparsable is the first page, as in one-api. */
-function pageOf(request: FastifyRequest): number {
-  const page = Number.parseInt((request.query as Query).p ?? '', 10)
-  return Number.isSafeInteger(page) && page > 0 ? page : 0
-}
-
-export function channelIdOf(request: FastifyRequest): number {
-  const raw = (request.params as Record<string, string>).id
-  const id = /^\d{1,9}$/.test(raw) ? Number(raw) : 0
-  if (id <= 0) throw badRequest('invalid channel id')
-  return id
-}
 
 function isFormUpdate(body: unknown): boolean {
   return (
@@ -78,7 +64,7 @@ export function channelRoutes(context: AppContext): RouteDefinition[] {
       url: '/api/channel/search',
       access: 10,
       handler: async (request) => {
-        const keyword = ((request.query as Query).keyword ?? '').trim()
+        const keyword = queryText(request, 'keyword')
         const rows = await searchChannels(db, keyword, MAX_RECENT_ITEMS)
         return ok(rows.map(toChannelView))
       },
@@ -100,7 +86,7 @@ export function channelRoutes(context: AppContext): RouteDefinition[] {
       method: 'GET',
       url: '/api/channel/:id',
       access: 10,
-      handler: async (request) => ok(await readView(channelIdOf(request))),
+      handler: async (request) => ok(await readView(idOf(request))),
     }),
     ...withSlashes({
       method: 'POST',
@@ -148,7 +134,7 @@ export function channelRoutes(context: AppContext): RouteDefinition[] {
       url: '/api/channel/:id',
       access: 10,
       handler: async (request) => {
-        await deleteChannelById(context, channelIdOf(request))
+        await deleteChannelById(context, idOf(request))
         return ok()
       },
     }),

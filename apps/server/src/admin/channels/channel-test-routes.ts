@@ -3,11 +3,11 @@ import type { FastifyReply } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
 import { findChannelById } from '../../db/repositories/channels-repository.ts'
 import { badRequest, notFound } from '../../http/errors.ts'
+import { idOf } from '../../http/request-params.ts'
 import { ok, type RouteDefinition } from '../../http/route.ts'
 import { fetchBalance, UnsupportedBalance } from '../../relay/health/balance.ts'
 import { applyTestResult, testChannel } from '../../relay/health/channel-tester.ts'
 import { toRoutedChannel } from '../../relay/routing/routed-channel.ts'
-import { channelIdOf } from './channel-routes.ts'
 import type { ChannelTestRunner } from './channel-test-runner.ts'
 
 /** Channel test, test-all and balance (reference §5.8), admin only. */
@@ -29,7 +29,7 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
       url: '/api/channel/test/:id',
       access: 10,
       handler: async (request) => {
-        const row = await findChannelById(context.db, channelIdOf(request))
+        const row = await findChannelById(context.db, idOf(request))
         if (!row) throw notFound('channel not found')
         const model = (request.query as { model?: string }).model?.trim() || undefined
         const result = await testChannel(context, row, model)
@@ -54,7 +54,7 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
       access: 10,
       handler: async (request, reply: FastifyReply) => {
         try {
-          const balance = await updateBalance(channelIdOf(request))
+          const balance = await updateBalance(idOf(request))
           return { success: true, message: '', balance, data: balance }
         } catch (error) {
           if (error instanceof UnsupportedBalance)

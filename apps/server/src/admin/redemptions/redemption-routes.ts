@@ -19,9 +19,9 @@ import {
   updateUnusedRedemption,
 } from '../../db/repositories/redemptions-repository.ts'
 import { badRequest, notFound } from '../../http/errors.ts'
+import { idOf, pageOf, queryText } from '../../http/request-params.ts'
 import { currentUser, ok, type RouteDefinition } from '../../http/route.ts'
 import { parseInput } from '../../http/validate.ts'
-import { idOf, pageOf, queryText } from '../users/request-params.ts'
 
 const NOT_FOUND = 'Redemption code not found'
 const USED_CODE = 'This redemption code has already been used and can no longer be changed'

@@ -2,9 +2,9 @@ import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS } from '@one-api/contracts'
 import { USER_LIST_ORDERS, type UserListOrder } from '@one-api/contracts/user-admin'
 import type { AppContext } from '../../app-context.ts'
 import { listUsers, listUsersSharingIp, searchUsers } from '../../db/repositories/users-repository.ts'
+import { idOf, pageOf, queryText } from '../../http/request-params.ts'
 import { currentUser, ok, type RouteDefinition } from '../../http/route.ts'
 import { toUserView } from '../account/user-view.ts'
-import { idOf, pageOf, queryText } from './request-params.ts'
 import { assertOutranks, findLiveUser, groupNames } from './user-access.ts'
 
 function isListOrder(value: string): value is UserListOrder {

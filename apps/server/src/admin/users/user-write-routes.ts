@@ -16,12 +16,12 @@ import {
 } from '../../db/repositories/users-repository.ts'
 import type { UsersTable } from '../../db/schema.ts'
 import { badRequest, conflict } from '../../http/errors.ts'
+import { idOf } from '../../http/request-params.ts'
 import { currentUser, ok, type RouteDefinition } from '../../http/route.ts'
 import { parseInput } from '../../http/validate.ts'
 import { createUser } from '../account/create-user.ts'
 import { toUserView } from '../account/user-view.ts'
 import { manageUser } from './manage-user.ts'
-import { idOf } from './request-params.ts'
 import { announceUserChange, assertOutranks, deleteUser, findLiveUser, groupNames } from './user-access.ts'
 
 /** An administrator creates, edits, deletes, enables, disables, promotes and demotes users. */

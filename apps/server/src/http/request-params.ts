@@ -1,8 +1,8 @@
 import { MAX_ROW_ID } from '@one-api/contracts/user-admin'
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import { badRequest } from '../../http/errors.ts'
-import { parseInput } from '../../http/validate.ts'
+import { badRequest } from './errors.ts'
+import { parseInput } from './validate.ts'
 
 const MAX_SEARCH_LENGTH = 100
 

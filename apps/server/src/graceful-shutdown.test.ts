@@ -1,24 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockUpstream, startMockUpstream } from '../../../tools/mock-upstream/src/server.ts'
+import { freePort } from './testing/free-port.ts'
 import { ApiClient } from './testing/http-client.ts'
 
 const root = new URL('../../../', import.meta.url).pathname
 const SLOW_MODEL = 'gpt-4o-mini+chunk-delay-ms=150+chunks=10'
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 describe('graceful shutdown of the server process', () => {
   let mock: MockUpstream

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../app-context.ts'
 import { toBoolean } from '../db/schema.ts'
+import { sendRelayError } from './auth/relay-error.ts'
 import { authenticateRelay } from './auth/token-auth.ts'
-import { sendRelayError } from './models-routes.ts'
 import type { RelayServices } from './relay-services.ts'
 
 const UNLIMITED_AMOUNT = 100_000_000

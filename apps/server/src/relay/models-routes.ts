@@ -1,7 +1,7 @@
 import { builtInModelCatalogue, CATALOGUE_MODEL_CREATED } from '@one-api/contracts/model-catalogue'
 import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../app-context.ts'
-import { RelayError } from './auth/relay-error.ts'
+import { RelayError, sendRelayError } from './auth/relay-error.ts'
 import { authenticateRelay, type RelayCaller } from './auth/token-auth.ts'
 import type { RelayServices } from './relay-services.ts'
 
@@ -48,13 +48,4 @@ export function registerModelRoutes(
       return sendRelayError(reply, error, request.id)
     }
   })
-}
-
-export function sendRelayError(
-  reply: { code(status: number): { send(body: unknown): unknown } },
-  error: unknown,
-  requestId: string,
-) {
-  if (error instanceof RelayError) return reply.code(error.status).send(error.toBody(requestId))
-  throw error
 }

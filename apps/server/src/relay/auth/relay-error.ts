@@ -18,3 +18,13 @@ export class RelayError extends Error {
     return { error: { message, type: this.type, param: this.param, code: this.code } }
   }
 }
+
+/** Answers a RelayError in OpenAI's shape; anything else is rethrown for the error handler. */
+export function sendRelayError(
+  reply: { code(status: number): { send(body: unknown): unknown } },
+  error: unknown,
+  requestId: string,
+) {
+  if (error instanceof RelayError) return reply.code(error.status).send(error.toBody(requestId))
+  throw error
+}

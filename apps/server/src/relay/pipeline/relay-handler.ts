@@ -10,6 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
 import { resolvePricing } from '../../billing/pricing/resolve-pricing.ts'
 import { type CostInput, estimatePromptTokens, reservationFor } from '../../billing/request-cost.ts'
+import { findChannelById } from '../../db/repositories/channels-repository.ts'
 import { RelayError } from '../auth/relay-error.ts'
 import { authenticateRelay, checkModelAllowed } from '../auth/token-auth.ts'
 import type { RelayServices } from '../relay-services.ts'
@@ -192,7 +193,7 @@ async function serve(
 }
 
 async function pinnedChannel(context: AppContext, id: number): Promise<RoutedChannel> {
-  const row = await context.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst()
+  const row = await findChannelById(context.db, id)
   if (!row)
     throw new RelayError(400, `Channel #${id} does not exist`, 'invalid_channel_id', 'invalid_request_error')
   if (row.status !== ChannelStatus.enabled)

@@ -3,9 +3,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
 import { resolveGroupRatio } from '../../billing/pricing/group-ratio.ts'
 import { ceilQuota } from '../../billing/pricing/quota.ts'
-import { RelayError } from '../auth/relay-error.ts'
+import { findChannelById } from '../../db/repositories/channels-repository.ts'
+import { systemLog } from '../../db/repositories/logs-repository.ts'
+import { RelayError, sendRelayError } from '../auth/relay-error.ts'
 import { authenticateRelay } from '../auth/token-auth.ts'
-import { sendRelayError } from '../models-routes.ts'
 import type { RelayServices } from '../relay-services.ts'
 
 /** The model name proxy requests are priced and logged under (ModelRatio key). */
@@ -37,11 +38,7 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
       if (caller.user.role < Role.admin)
         throw new RelayError(403, 'The proxy route is for administrators only', 'proxy_forbidden')
       const channelId = Number((request.params as { channelid: string }).channelid)
-      const channel = await context.db
-        .selectFrom('channels')
-        .selectAll()
-        .where('id', '=', channelId)
-        .executeTakeFirst()
+      const channel = await findChannelById(context.db, channelId)
       if (!channel || channel.type !== 43)
         throw new RelayError(400, `Channel #${channelId} is not a proxy channel`, 'invalid_channel_id')
       if (channel.status !== ChannelStatus.enabled)
@@ -86,24 +83,21 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
         if (!DROPPED_RESPONSE_HEADERS.has(name) && value !== undefined) reply.header(name, value)
       }
       await services.ledger.settle(reserved.reservation, quota, channel.id)
-      services.logWriter.write({
-        user_id: caller.user.id,
-        created_at: Math.floor(Date.now() / 1000),
-        type: LogType.consume,
-        content: `proxy ${request.method} ${request.url.replace(PREFIX, '')} -> ${response.statusCode}`,
-        username: caller.user.username,
-        token_name: caller.token.name,
-        model_name: PROXY_MODEL_NAME,
-        quota,
-        prompt_tokens: 0,
-        completion_tokens: 0,
-        channel_id: channel.id,
-        request_id: request.id,
-        elapsed_time: Date.now() - started,
-        is_stream: false,
-        system_prompt_reset: false,
-        ip: request.ip,
-      })
+      services.logWriter.write(
+        systemLog({
+          user_id: caller.user.id,
+          type: LogType.consume,
+          content: `proxy ${request.method} ${request.url.replace(PREFIX, '')} -> ${response.statusCode}`,
+          username: caller.user.username,
+          token_name: caller.token.name,
+          model_name: PROXY_MODEL_NAME,
+          quota,
+          channel_id: channel.id,
+          request_id: request.id,
+          elapsed_time: Date.now() - started,
+          ip: request.ip,
+        }),
+      )
       return reply.send(response.body)
     } catch (error) {
       return sendRelayError(reply, error, request.id)

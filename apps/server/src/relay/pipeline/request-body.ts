@@ -1,4 +1,5 @@
 import type { RelayMode } from '@one-api/providers'
+import { multipartBoundary } from '@one-api/providers/shared/multipart'
 import { RelayError } from '../auth/relay-error.ts'
 
 /** The fields of a relay request body the gateway itself reads; everything else passes through. */
@@ -83,9 +84,9 @@ function invalid(message: string, param: string | null = null): RelayError {
 
 /** Reads one text field of a multipart/form-data body (the audio `model`) without a full parser. */
 export function readMultipartField(body: Buffer, contentType: string, name: string): string | undefined {
-  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType)
+  const boundary = multipartBoundary(contentType)
   if (!boundary) return undefined
-  const delimiter = `--${boundary[1] ?? boundary[2]}`
+  const delimiter = `--${boundary}`
   const text = body.toString('latin1')
   for (const part of text.split(delimiter)) {
     const headerEnd = part.indexOf('\r\n\r\n')

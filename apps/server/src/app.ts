@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { createServer } from 'node:http'
 import fastifyCookie from '@fastify/cookie'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { managementRoutes } from './admin/route-table.ts'
@@ -6,29 +6,13 @@ import type { AppContext } from './app-context.ts'
 import { authenticate } from './auth/authenticate.ts'
 import { installErrorHandler } from './http/error-handler.ts'
 import { installRateLimits } from './http/rate-limit.ts'
+import { generateRequestId, REQUEST_ID_HEADER } from './http/request-id.ts'
 import { registerRoutes } from './http/route.ts'
+import { createRelayFront, type RelayFront } from './relay/front/relay-front.ts'
 import { registerRelayRoutes } from './relay/relay-routes.ts'
 import { installWebConsole } from './web/static.ts'
 
-export const REQUEST_ID_HEADER = 'X-Oneapi-Request-Id'
 const MANAGEMENT_BODY_LIMIT = 1024 * 1024
-
-/** Request ids as one-api makes them: a timestamp and 8 random characters. */
-// The random part is a per-process prefix plus a counter: unique across nodes and restarts
-// without drawing random bytes for every request. The timestamp is formatted once per millisecond.
-const NODE_PREFIX = randomBytes(2).toString('hex')
-let sequence = 0
-let stampMillisecond = 0
-let stamp = ''
-function generateRequestId(): string {
-  const now = Date.now()
-  if (now !== stampMillisecond) {
-    stampMillisecond = now
-    stamp = new Date(now).toISOString().replace(/\D/g, '').slice(0, 17)
-  }
-  sequence = (sequence + 1) & 0xffff
-  return stamp + NODE_PREFIX + sequence.toString(16).padStart(4, '0')
-}
 
 export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger']
@@ -36,7 +20,22 @@ export interface BuildAppOptions {
 
 /** Builds the whole HTTP application without listening (tests inject or listen on port 0). */
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  // The relay's POST routes are served by a lean handler in front of Fastify (ARCHITECTURE §3a):
+  // they are most of the traffic, and Fastify's routing, hooks and reply cost more than the
+  // gateway's own work there. Everything else goes through Fastify.
+  let relayFront: RelayFront | undefined
   const app = Fastify({
+    serverFactory: (fastifyHandler) => {
+      const server = createServer((request, response) => {
+        if (!relayFront?.handle(request, response)) fastifyHandler(request, response)
+      })
+      // Fastify's defaults for the servers it creates itself: long keep-alive, no request timeout
+      // (uploads and long generations must not be cut by the server).
+      server.keepAliveTimeout = 72_000
+      server.requestTimeout = 0
+      server.setTimeout(0)
+      return server
+    },
     logger: options.logger ?? false,
     genReqId: generateRequestId,
     requestIdHeader: false,
@@ -44,6 +43,11 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     trustProxy: context.config.TRUST_PROXY,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+  })
+  relayFront = createRelayFront(context, context.relay, app.log)
+  app.addHook('preClose', (done) => {
+    relayFront?.close()
+    done()
   })
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id)

@@ -1,9 +1,16 @@
+import type SqliteDatabase from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import { insertLogsWithTotals } from '../db/repositories/log-totals.ts'
 import type { NewLog } from '../db/repositories/logs-repository.ts'
 import type { LogSchema } from '../db/schema.ts'
+import { prepareSqliteLogStatements, type SqliteLogStatements } from './sqlite-log-statements.ts'
 
+/** Rows per query-builder INSERT: 200 rows of 16 columns stay far below every bound-parameter limit. */
 const ROWS_PER_INSERT = 200
+/** Rows per prepared-statement transaction: one relay flush, while a backlog still yields between them. */
+const ROWS_PER_SQLITE_TRANSACTION = 1000
+/** How soon a flush looks again at a connection the query builder holds in a transaction. */
+const BUSY_RETRY_MS = 10
 
 /**
  * Consume logs are written in batches off the request path: one multi-row INSERT per few hundred
@@ -14,6 +21,7 @@ export class LogWriter {
   private buffer: NewLog[] = []
   private flushing: Promise<void> | undefined
   private readonly timer: NodeJS.Timeout
+  private statements: SqliteLogStatements | undefined
 
   constructor(
     private readonly db: Kysely<LogSchema>,
@@ -22,6 +30,11 @@ export class LogWriter {
     intervalMs = 500,
     /** Runs before each flush: the ledger commits its queued settlements, so a log never precedes its charge. */
     private readonly beforeFlush: () => void = () => {},
+    /**
+     * The better-sqlite3 connection behind `db`, given only when the logs live in that very
+     * database: the rows are then written with prepared statements instead of the query builder.
+     */
+    private readonly sqlite?: SqliteDatabase.Database,
   ) {
     this.timer = setInterval(() => void this.flush(), intervalMs)
     this.timer.unref()
@@ -40,10 +53,7 @@ export class LogWriter {
   async flush(): Promise<void> {
     while (this.flushing) await this.flushing
     if (this.buffer.length === 0) return
-    this.beforeFlush()
-    const rows = this.buffer
-    this.buffer = []
-    this.flushing = this.insert(rows).finally(() => {
+    this.flushing = this.writeBuffered().finally(() => {
       this.flushing = undefined
     })
     await this.flushing
@@ -55,20 +65,60 @@ export class LogWriter {
     if (this.buffer.length > 0) await this.flush()
   }
 
+  private async writeBuffered(): Promise<void> {
+    if (this.sqlite?.inTransaction) await this.connectionFree()
+    // Nothing is awaited from here to the first prepared write, so no transaction can slip between.
+    try {
+      this.beforeFlush()
+    } catch (error) {
+      // The charges could not be committed: the logs wait for them (they stay buffered) rather
+      // than being written ahead of them, and a timer-started flush must not crash the process.
+      this.onError(error)
+      return
+    }
+    const rows = this.buffer
+    this.buffer = []
+    await this.insert(rows)
+  }
+
+  /**
+   * Waits while the query builder holds the SQLite connection in a transaction: prepared writes
+   * run now would join it, and commit or roll back with someone else's work.
+   */
+  private async connectionFree(): Promise<void> {
+    while (this.sqlite?.inTransaction) await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS))
+  }
+
   private async insert(rows: NewLog[]): Promise<void> {
     let written = 0
     try {
       while (written < rows.length) {
-        const chunk = rows.slice(written, written + ROWS_PER_INSERT)
+        if (written > 0 && this.sqlite) {
+          // A backlog is written one transaction at a time, letting requests run in between.
+          await new Promise((resolve) => setImmediate(resolve))
+          await this.connectionFree()
+        }
         // Each chunk commits with its share of the daily totals (log_daily_totals), so a failed
         // chunk leaves neither behind and is retried whole.
-        await insertLogsWithTotals(this.db, chunk)
-        written += chunk.length
+        written += await this.insertChunk(rows, written)
       }
     } catch (error) {
       this.onError(error)
       // Keep the unwritten rows for the next flush rather than losing billed requests' logs.
       this.buffer = rows.slice(written).concat(this.buffer)
     }
+  }
+
+  /** Writes the rows from `start` on, as many as one transaction takes; returns how many. */
+  private async insertChunk(rows: NewLog[], start: number): Promise<number> {
+    if (this.sqlite) {
+      // Prepared here rather than in the constructor, so missing tables fail a flush, not startup.
+      this.statements ??= prepareSqliteLogStatements(this.sqlite)
+      const chunk = rows.slice(start, start + ROWS_PER_SQLITE_TRANSACTION)
+      if (this.statements.insertWithTotals(chunk)) return chunk.length
+    }
+    const chunk = rows.slice(start, start + ROWS_PER_INSERT)
+    await insertLogsWithTotals(this.db, chunk)
+    return chunk.length
   }
 }

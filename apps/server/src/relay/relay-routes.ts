@@ -1,27 +1,11 @@
-import type { RelayMode } from '@one-api/providers'
 import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../app-context.ts'
 import { RelayError } from './auth/relay-error.ts'
 import { registerBillingRoutes } from './billing-routes.ts'
+import { RELAY_BODY_LIMIT } from './front/relay-front.ts'
 import { registerModelRoutes } from './models-routes.ts'
-import { createRelayHandler } from './pipeline/relay-handler.ts'
 import { registerProxyRoute } from './proxy/proxy-route.ts'
 import type { RelayServices } from './relay-services.ts'
-
-// Audio uploads reach 25 MB and vision requests carry base64 images.
-const RELAY_BODY_LIMIT = 64 * 1024 * 1024
-
-const RELAYED: Array<[string, RelayMode]> = [
-  ['/v1/chat/completions', 'chat'],
-  ['/v1/completions', 'completions'],
-  ['/v1/embeddings', 'embeddings'],
-  ['/v1/engines/:model/embeddings', 'embeddings'],
-  ['/v1/moderations', 'moderations'],
-  ['/v1/images/generations', 'images'],
-  ['/v1/audio/speech', 'audio-speech'],
-  ['/v1/audio/transcriptions', 'audio-transcription'],
-  ['/v1/audio/translations', 'audio-translation'],
-]
 
 // OpenAI endpoints this gateway does not serve: a clear 501 in OpenAI's shape, not a 404.
 const NOT_IMPLEMENTED = [
@@ -43,7 +27,11 @@ const NOT_IMPLEMENTED = [
   '/v1/vector_stores/*',
 ]
 
-/** The relay surface (/v1/*, /dashboard/*), in its own scope: raw bodies, CORS, larger limit. */
+/**
+ * The relay surface served by Fastify (/v1/models, the 501s, the billing dashboard, the proxy,
+ * preflights), in its own scope: raw bodies, CORS, larger limit. The relayed POST endpoints
+ * themselves are served by the relay front (front/relay-front.ts) before Fastify sees them.
+ */
 export async function registerRelayRoutes(
   app: FastifyInstance,
   context: AppContext,
@@ -89,7 +77,6 @@ export async function registerRelayRoutes(
           ),
         )
     })
-    for (const [url, mode] of RELAYED) relay.post(url, createRelayHandler(context, services, mode))
     relay.options('/v1/*', async () => undefined)
     for (const url of NOT_IMPLEMENTED) {
       relay.all(url, async (request, reply) => {

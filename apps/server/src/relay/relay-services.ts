@@ -41,6 +41,8 @@ export async function createRelayServices(
     undefined,
     undefined,
     () => ledger.flushSettlements(),
+    // Prepared SQLite writes only when the logs are in the main database (no LOG_SQL_DSN).
+    (logDb as unknown) === db ? sqlite : undefined,
   )
   const upstream = new UpstreamClient({ proxy: config.RELAY_PROXY, timeoutSeconds: config.RELAY_TIMEOUT })
   return {

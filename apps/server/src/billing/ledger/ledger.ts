@@ -3,14 +3,20 @@ import { type Kysely, sql } from 'kysely'
 import type { MainSchema } from '../../db/schema.ts'
 import {
   prepareSqliteLedger,
+  type ReservationOutcome,
+  type ReservationRequest,
   type Settlement,
   type SqliteLedgerStatements,
 } from './sqlite-ledger-statements.ts'
 
-// On SQLite, settlements are committed together every few milliseconds: one commit for many
-// requests. Reservations stay immediate, so balances are never overspent through them.
+// On SQLite the ledger's writes are queued and committed together, because the commit, not the
+// updates, is what costs. Reservations wait at most until the end of the current tick (the caller
+// is waiting for them); settlements, which nobody waits for, up to 10 ms.
 const SETTLE_BATCH_DELAY_MS = 10
 const SETTLE_BATCH_SIZE = 256
+const RESERVE_BATCH_SIZE = 256
+// While the query builder holds the connection in a transaction, how soon to try again.
+const BUSY_CONNECTION_RETRY_MS = 1
 
 /** Quota held for one request between its reservation and its settlement. */
 export interface Reservation {
@@ -22,15 +28,22 @@ export interface Reservation {
 
 export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; reason: 'token' | 'user' }
 
+interface QueuedReservation extends ReservationRequest {
+  resolve(outcome: ReservationOutcome): void
+  reject(error: unknown): void
+}
+
 /**
  * The billing ledger: reserve before the upstream call, settle with the real cost afterwards,
- * refund on failure. The reservation is a conditional UPDATE inside one transaction, so under any
- * concurrency, on one process or many sharing the database, a token or user can never go below
- * zero through reservations; settlement then moves the balance by (actual - reserved).
+ * refund on failure. The reservation is a pair of conditional UPDATEs inside one transaction, so
+ * under any concurrency, on one process or many sharing the database, a token or user can never go
+ * below zero through reservations; settlement then moves the balance by (actual - reserved).
  */
 export class Ledger {
   private readonly prepared?: SqliteLedgerStatements
+  private pendingReservations: QueuedReservation[] = []
   private pendingSettlements: Settlement[] = []
+  private flushImmediate: NodeJS.Immediate | undefined
   private flushTimer: NodeJS.Timeout | undefined
 
   constructor(
@@ -52,10 +65,9 @@ export class Ledger {
     const reservation: Reservation = { tokenId, userId, amount, settled: false }
     if (amount <= 0) return { ok: true, reservation }
     const now = Math.floor(Date.now() / 1000)
-    const fast = this.fast()
-    if (fast) {
-      const result = fast.reserve(tokenId, userId, amount, now)
-      return result === 'ok' ? { ok: true, reservation } : { ok: false, reason: result }
+    if (this.prepared) {
+      const outcome = await this.queueReservation({ tokenId, userId, amount, now })
+      return outcome === 'ok' ? { ok: true, reservation } : { ok: false, reason: outcome }
     }
     try {
       await this.db.transaction().execute(async (trx) => {
@@ -85,6 +97,15 @@ export class Ledger {
     return { ok: true, reservation }
   }
 
+  /** Resolves once the batch holding this reservation has committed; rejects if that batch failed. */
+  private queueReservation(request: ReservationRequest): Promise<ReservationOutcome> {
+    return new Promise((resolve, reject) => {
+      this.pendingReservations.push({ ...request, resolve, reject })
+      if (this.pendingReservations.length >= RESERVE_BATCH_SIZE) this.flushInBackground()
+      else this.flushImmediate ??= setImmediate(() => this.flushInBackground())
+    })
+  }
+
   /**
    * Charges `actual` for the request: the difference to the reservation goes back to (or is taken
    * from) the token and user, and the usage counters move. Runs at most once per reservation.
@@ -100,8 +121,8 @@ export class Ledger {
         reservation.amount,
         actual,
       ])
-      if (this.pendingSettlements.length >= SETTLE_BATCH_SIZE) this.flushSettlements()
-      else this.flushTimer ??= setTimeout(() => this.flushSettlements(), SETTLE_BATCH_DELAY_MS)
+      if (this.pendingSettlements.length >= SETTLE_BATCH_SIZE) this.flushInBackground()
+      else this.flushTimer ??= setTimeout(() => this.flushInBackground(), SETTLE_BATCH_DELAY_MS)
       return
     }
     const delta = actual - reservation.amount
@@ -135,26 +156,62 @@ export class Ledger {
     })
   }
 
-  /** Commits the queued SQLite settlements (also on shutdown, through close()). */
+  /**
+   * Commits everything queued on SQLite, reservations and settlements, in one transaction. The log
+   * writer calls it before writing consume logs, so a log never precedes its charge. Throws if the
+   * commit failed: nothing of the batch was applied, its reservations are refused with that error
+   * and its settlements stay queued for the next attempt.
+   */
   flushSettlements(): void {
-    if (this.flushTimer) clearTimeout(this.flushTimer)
-    this.flushTimer = undefined
-    if (this.pendingSettlements.length === 0 || !this.prepared) return
-    if (this.sqlite?.inTransaction) {
-      // The builder holds the connection in a transaction: try again right after it.
-      this.flushTimer = setTimeout(() => this.flushSettlements(), SETTLE_BATCH_DELAY_MS)
-      return
-    }
-    const batch = this.pendingSettlements
-    this.pendingSettlements = []
-    this.prepared.settleMany(batch)
+    this.flush()
   }
 
+  /**
+   * Commits what is queued (see flushSettlements); throws if the commit failed. Should the query
+   * builder hold the connection in a transaction, the commit follows right after that one.
+   */
   close(): void {
-    this.flushSettlements()
-    if (this.pendingSettlements.length > 0 && this.prepared) {
-      this.prepared.settleMany(this.pendingSettlements)
-      this.pendingSettlements = []
+    this.flush()
+  }
+
+  private flush(): void {
+    if (this.flushImmediate) clearImmediate(this.flushImmediate)
+    if (this.flushTimer) clearTimeout(this.flushTimer)
+    this.flushImmediate = undefined
+    this.flushTimer = undefined
+    if (!this.prepared) return
+    if (this.pendingReservations.length === 0 && this.pendingSettlements.length === 0) return
+    if (this.sqlite?.inTransaction) {
+      // The builder holds the connection in a transaction, which our statements would join (and
+      // share its rollback): try again right after it.
+      this.flushTimer = setTimeout(() => this.flushInBackground(), BUSY_CONNECTION_RETRY_MS)
+      return
+    }
+    const reservations = this.pendingReservations
+    const settlements = this.pendingSettlements
+    this.pendingReservations = []
+    this.pendingSettlements = []
+    let outcomes: ReservationOutcome[]
+    try {
+      outcomes = this.prepared.commitBatch(reservations, settlements)
+    } catch (error) {
+      for (const reservation of reservations) reservation.reject(error)
+      // Their requests were answered and are billed already: keep the charges and try again.
+      this.pendingSettlements = settlements.concat(this.pendingSettlements)
+      if (settlements.length > 0) {
+        this.flushTimer = setTimeout(() => this.flushInBackground(), SETTLE_BATCH_DELAY_MS)
+      }
+      throw error
+    }
+    for (const [index, reservation] of reservations.entries()) reservation.resolve(outcomes[index])
+  }
+
+  /** A flush nobody waits for: a failure has reached the batch's reservations already. */
+  private flushInBackground(): void {
+    try {
+      this.flush()
+    } catch {
+      // Refused reservations carry the error; settlements are retried by the timer flush() set.
     }
   }
 

@@ -1,18 +1,32 @@
 import type SqliteDatabase from 'better-sqlite3'
 
 /**
- * The ledger's writes as prepared better-sqlite3 statements: on SQLite the relay's two small
- * transactions per request are most of its database cost, and building and preparing them
- * through the query builder each time cost more than running them.
+ * The ledger's writes as prepared better-sqlite3 statements. On SQLite the cost of the relay's
+ * billing is almost all BEGIN/COMMIT, so reservations and settlements queued by many requests are
+ * committed together: one transaction, one commit, for a whole batch.
  */
 export interface SqliteLedgerStatements {
-  /** Returns 'ok', or which balance was short (the transaction is rolled back). */
-  reserve(tokenId: number, userId: number, amount: number, now: number): 'ok' | 'token' | 'user'
-  settle(tokenId: number, userId: number, channelId: number, reserved: number, actual: number): void
-  /** Several settlements in one transaction (one commit instead of one per request). */
-  settleMany(settlements: ReadonlyArray<Settlement>): void
+  /**
+   * In one transaction: applies the settlements, then tries each reservation in order. Returns one
+   * outcome per reservation. Throws (with nothing applied) if the transaction fails.
+   */
+  commitBatch(
+    reservations: ReadonlyArray<ReservationRequest>,
+    settlements: ReadonlyArray<Settlement>,
+  ): ReservationOutcome[]
   refund(tokenId: number, userId: number, amount: number): void
 }
+
+export interface ReservationRequest {
+  tokenId: number
+  userId: number
+  amount: number
+  /** Unix seconds of the request, stamped on the token as its last access. */
+  now: number
+}
+
+/** 'ok', or which balance was too short (then the reservation changed nothing). */
+export type ReservationOutcome = 'ok' | 'token' | 'user'
 
 export type Settlement = readonly [
   tokenId: number,
@@ -23,14 +37,17 @@ export type Settlement = readonly [
 ]
 
 export function prepareSqliteLedger(database: SqliteDatabase.Database): SqliteLedgerStatements {
+  const reserveUser = database.prepare(
+    'update users set quota = quota - @amount where id = @userId and quota >= @amount',
+  )
   const reserveToken = database.prepare(
     `update tokens set remain_quota = case when unlimited_quota = 1 then remain_quota else remain_quota - @amount end,
        used_quota = used_quota + @amount, accessed_time = @now
      where id = @tokenId and (unlimited_quota = 1 or remain_quota >= @amount)`,
   )
-  const reserveUser = database.prepare(
-    'update users set quota = quota - @amount where id = @userId and quota >= @amount',
-  )
+  const tokenCanAfford = database
+    .prepare('select 1 from tokens where id = @tokenId and (unlimited_quota = 1 or remain_quota >= @amount)')
+    .pluck()
   const adjustToken = database.prepare(
     `update tokens set remain_quota = case when unlimited_quota = 1 then remain_quota else remain_quota - @delta end,
        used_quota = used_quota + @delta where id = @tokenId`,
@@ -39,53 +56,46 @@ export function prepareSqliteLedger(database: SqliteDatabase.Database): SqliteLe
     `update users set quota = quota - @delta, used_quota = used_quota + @actual, request_count = request_count + 1
      where id = @userId`,
   )
-  const refundUser = database.prepare('update users set quota = quota + @amount where id = @userId')
+  const creditUser = database.prepare('update users set quota = quota + @amount where id = @userId')
   const chargeChannel = database.prepare(
     'update channels set used_quota = used_quota + @actual where id = @channelId',
   )
 
-  class Short extends Error {
-    constructor(readonly reason: 'token' | 'user') {
-      super(reason)
+  /**
+   * Both conditional updates of one reservation, or neither. Reservations share the batch's
+   * transaction, so a refused one is undone by hand rather than by a rollback. The user is taken
+   * first because that update only moves `quota` and is undone exactly; the token update also
+   * stamps accessed_time, whose old value would be lost. The reason is the same as if the token
+   * were checked first: a token that cannot pay is reported before a user who cannot.
+   */
+  const tryReserve = ({ tokenId, userId, amount, now }: ReservationRequest): ReservationOutcome => {
+    if (reserveUser.run({ userId, amount }).changes !== 1) {
+      return tokenCanAfford.get({ tokenId, amount }) === undefined ? 'token' : 'user'
     }
+    if (reserveToken.run({ tokenId, amount, now }).changes === 1) return 'ok'
+    creditUser.run({ userId, amount })
+    return 'token'
   }
-  const reserve = database.transaction((tokenId: number, userId: number, amount: number, now: number) => {
-    if (reserveToken.run({ tokenId, amount, now }).changes !== 1) throw new Short('token')
-    if (reserveUser.run({ userId, amount }).changes !== 1) throw new Short('user')
-  })
-  const applySettlement = (
-    tokenId: number,
-    userId: number,
-    channelId: number,
-    reserved: number,
-    actual: number,
-  ) => {
+  const applySettlement = ([tokenId, userId, channelId, reserved, actual]: Settlement) => {
     const delta = actual - reserved
     if (delta !== 0) adjustToken.run({ tokenId, delta })
     chargeUser.run({ userId, delta, actual })
     if (actual !== 0 && channelId > 0) chargeChannel.run({ channelId, actual })
   }
-  const settle = database.transaction(applySettlement)
-  const settleMany = database.transaction((settlements: ReadonlyArray<Settlement>) => {
-    for (const settlement of settlements) applySettlement(...settlement)
-  })
+  // Settlements first: a request that cost less than it reserved frees quota for the reservations
+  // behind it. IMMEDIATE takes the write lock (or waits for it) before any statement runs.
+  const commitBatch = database.transaction(
+    (reservations: ReadonlyArray<ReservationRequest>, settlements: ReadonlyArray<Settlement>) => {
+      for (const settlement of settlements) applySettlement(settlement)
+      return reservations.map(tryReserve)
+    },
+  )
   const refund = database.transaction((tokenId: number, userId: number, amount: number) => {
     adjustToken.run({ tokenId, delta: -amount })
-    refundUser.run({ userId, amount })
+    creditUser.run({ userId, amount })
   })
   return {
-    reserve(tokenId, userId, amount, now) {
-      try {
-        reserve(tokenId, userId, amount, now)
-        return 'ok'
-      } catch (error) {
-        if (error instanceof Short) return error.reason
-        throw error
-      }
-    },
-    settle: (tokenId, userId, channelId, reserved, actual) =>
-      settle(tokenId, userId, channelId, reserved, actual),
-    settleMany: (settlements) => settleMany(settlements),
+    commitBatch: (reservations, settlements) => commitBatch.immediate(reservations, settlements),
     refund: (tokenId, userId, amount) => refund(tokenId, userId, amount),
   }
 }

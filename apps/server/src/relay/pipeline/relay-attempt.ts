@@ -1,13 +1,13 @@
-import { once } from 'node:events'
-import type { Adaptor, RelayRequest, UpstreamError, UpstreamRequest } from '@one-api/providers'
+import type { Adaptor, RelayRequest, StreamTransformer, UpstreamError } from '@one-api/providers'
 import { isUpstreamError, transportError } from '@one-api/providers'
-import type { FastifyReply } from 'fastify'
 import type { Reservation } from '../../billing/ledger/ledger.ts'
 import type { ResolvedPricing } from '../../billing/pricing/resolve-pricing.ts'
 import { type Charge, type CostInput, chargeFor } from '../../billing/request-cost.ts'
+import { relayHeaders, sendAnswer } from '../front/client-response.ts'
 import type { RoutedChannel } from '../routing/routed-channel.ts'
 import type { RelayState } from './relay-state.ts'
 import type { UpstreamClient } from './upstream-client.ts'
+import type { StreamSink, UpstreamAnswer } from './upstream-exchange.ts'
 
 export interface AttemptInput {
   state: RelayState
@@ -26,11 +26,7 @@ export type AttemptOutcome =
   | { kind: 'failed'; error: UpstreamError }
 
 /** One try against one channel. Never retries itself; never writes to the client on failure. */
-export async function runAttempt(
-  upstream: UpstreamClient,
-  reply: FastifyReply,
-  input: AttemptInput,
-): Promise<AttemptOutcome> {
+export async function runAttempt(upstream: UpstreamClient, input: AttemptInput): Promise<AttemptOutcome> {
   const { state, channel, adaptor, relayRequest } = input
   const built = adaptor.buildRequest(relayRequest, {
     type: channel.type,
@@ -41,80 +37,80 @@ export async function runAttempt(
   })
   if (isUpstreamError(built)) return { kind: 'failed', error: built }
   const sentAt = process.hrtime.bigint()
-  let response: Awaited<ReturnType<UpstreamClient['send']>>
+  const stream = state.facts.stream
+    ? new ClientStream(state, adaptor.createStreamTransformer(relayRequest, built))
+    : undefined
+  const call = upstream.start(built, stream)
+  state.upstreamCall = call
+  let answer: UpstreamAnswer
   try {
-    response = await upstream.send({ ...built, signal: state.clientGone.signal })
+    answer = await call.done
   } catch (error) {
-    state.upstreamNanos += process.hrtime.bigint() - sentAt
     return { kind: 'failed', error: transportError(error) }
-  }
-  const contentType = String(response.headers['content-type'] ?? '')
-  if (state.facts.stream && response.statusCode < 300 && contentType.includes('text/event-stream')) {
-    return streamResponse(reply, input, built, response, sentAt)
-  }
-  let body: Buffer
-  try {
-    body = Buffer.from(await response.body.arrayBuffer())
-  } catch (error) {
+  } finally {
+    state.upstreamCall = undefined
     state.upstreamNanos += process.hrtime.bigint() - sentAt
-    return { kind: 'failed', error: transportError(error) }
   }
-  state.upstreamNanos += process.hrtime.bigint() - sentAt
+  if (answer.kind === 'streamed') return stream!.finish(input, answer.brokeOff)
   const parsed = adaptor.parseResponse(
-    { status: response.statusCode, headers: response.headers, body },
+    { status: answer.status, headers: answer.headers, body: answer.body },
     relayRequest,
   )
   if (isUpstreamError(parsed)) return { kind: 'failed', error: parsed }
   const charge = chargeFor(input.cost, input.promptEstimate, parsed.usage, parsed.completionText)
-  reply
-    .code(response.statusCode)
-    .header('content-type', contentType || 'application/json')
-    .send(parsed.body)
+  const contentType = answer.headers['content-type'] || 'application/json'
+  sendAnswer(state.response, state.requestId, answer.status, contentType, parsed.body)
   return { kind: 'served', charge, notes: [] }
 }
 
-async function streamResponse(
-  reply: FastifyReply,
-  input: AttemptInput,
-  built: UpstreamRequest,
-  response: Awaited<ReturnType<UpstreamClient['send']>>,
-  sentAt: bigint,
-): Promise<AttemptOutcome> {
-  const { state, adaptor, relayRequest } = input
-  const transformer = adaptor.createStreamTransformer(relayRequest, built)
-  reply.hijack()
-  const raw = reply.raw
-  raw.writeHead(200, {
-    'content-type': 'text/event-stream',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-    'x-oneapi-request-id': state.requestId,
-  })
-  const notes: string[] = []
-  try {
-    for await (const chunk of response.body) {
-      const text = transformer.push(chunk as Buffer)
-      if (text && !raw.write(text)) await once(raw, 'drain', { signal: state.clientGone.signal })
-    }
-  } catch {
-    // The client left (the upstream call was aborted) or the upstream cut the stream.
-    notes.push(
-      state.clientGone.signal.aborted ? 'client disconnected before the end' : 'upstream stream broke off',
-    )
+/**
+ * The client's side of a streamed answer: each upstream chunk goes through the adaptor's
+ * transformer and straight to the client's socket; when the socket is full the upstream is
+ * paused until it drains, so a slow client holds a constant amount of memory.
+ */
+class ClientStream implements StreamSink {
+  constructor(
+    private readonly state: RelayState,
+    private readonly transformer: StreamTransformer,
+  ) {}
+
+  start(status: number): void {
+    const { response, requestId } = this.state
+    const headers = relayHeaders(response, requestId)
+    headers['content-type'] = 'text/event-stream'
+    headers['cache-control'] = 'no-cache'
+    headers.connection = 'keep-alive'
+    headers['x-accel-buffering'] = 'no'
+    response.writeHead(status, headers)
   }
-  state.upstreamNanos += process.hrtime.bigint() - sentAt
-  if (!transformer.upstreamCompleted && notes.length === 0) notes.push('upstream ended without [DONE]')
-  if (transformer.streamError) notes.push(`upstream error in stream: ${transformer.streamError.message}`)
-  // finish() always runs: it flushes a last event (and its usage) that had no trailing blank line.
-  const tail = transformer.finish()
-  if (!raw.destroyed) raw.end(tail)
-  const charge = chargeFor(
-    input.cost,
-    input.promptEstimate,
-    transformer.usage,
-    transformer.completionText,
-    transformer.completionTextLength,
-  )
-  return { kind: 'served', charge, notes }
+
+  write(chunk: Buffer, resume: () => void): boolean {
+    const text = this.transformer.push(chunk)
+    const response = this.state.response
+    if (!text || response.destroyed || response.write(text)) return true
+    response.once('drain', resume)
+    return false
+  }
+
+  finish(input: AttemptInput, brokeOff: Error | undefined): AttemptOutcome {
+    const { state } = this
+    const transformer = this.transformer
+    const notes: string[] = []
+    if (brokeOff) {
+      notes.push(state.clientGone ? 'client disconnected before the end' : 'upstream stream broke off')
+    }
+    if (!transformer.upstreamCompleted && notes.length === 0) notes.push('upstream ended without [DONE]')
+    if (transformer.streamError) notes.push(`upstream error in stream: ${transformer.streamError.message}`)
+    // finish() always runs: it flushes a last event (and its usage) that had no trailing blank line.
+    const tail = transformer.finish()
+    if (!state.response.destroyed) state.response.end(tail)
+    const charge = chargeFor(
+      input.cost,
+      input.promptEstimate,
+      transformer.usage,
+      transformer.completionText,
+      transformer.completionTextLength,
+    )
+    return { kind: 'served', charge, notes }
+  }
 }

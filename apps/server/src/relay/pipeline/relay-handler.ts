@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ChannelStatus } from '@one-api/contracts'
 import {
   getAdaptor,
@@ -6,13 +7,14 @@ import {
   toOpenAiErrorBody,
   type UpstreamError,
 } from '@one-api/providers'
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
 import { resolvePricing } from '../../billing/pricing/resolve-pricing.ts'
 import { type CostInput, estimatePromptTokens, reservationFor } from '../../billing/request-cost.ts'
 import { findChannelById } from '../../db/repositories/channels-repository.ts'
 import { RelayError } from '../auth/relay-error.ts'
 import { authenticateRelay, checkModelAllowed } from '../auth/token-auth.ts'
+import { sendAnswer, sendRelayErrorAnswer } from '../front/client-response.ts'
 import type { RelayServices } from '../relay-services.ts'
 import { type RoutedChannel, toRoutedChannel } from '../routing/routed-channel.ts'
 import { consumeLog } from './consume-log.ts'
@@ -20,61 +22,75 @@ import { runAttempt } from './relay-attempt.ts'
 import type { RelayState } from './relay-state.ts'
 import { readRelayBody } from './request-body.ts'
 
+/** One relay request as the front read it. */
+export interface RelayInput {
+  request: IncomingMessage
+  response: ServerResponse
+  requestId: string
+  startedAt: bigint
+  mode: RelayMode
+  /** The URL as requested (path and query). */
+  path: string
+  /** The model named in the path (`/v1/engines/:model/embeddings`). */
+  pathModel?: string
+  body: Buffer
+  clientIp: string
+}
+
 /**
  * The relay flow: token auth, body facts, then up to 1 + RetryTimes attempts on different channels
  * (highest priority tier first, weighted inside a tier, never the same channel twice). Each attempt
  * reserves quota first and refunds it if the attempt fails; a served request is settled exactly once.
  */
-export function createRelayHandler(context: AppContext, services: RelayServices, mode: RelayMode) {
-  return async function relay(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const startedAt = process.hrtime.bigint()
+export function createRelayHandler(context: AppContext, services: RelayServices, logger: FastifyBaseLogger) {
+  return async function relay(input: RelayInput): Promise<void> {
+    const { request, response, requestId } = input
     try {
-      const caller = await authenticateRelay(services.cache, request.headers.authorization, request.ip)
-      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)
-      const contentType = String(request.headers['content-type'] ?? '')
-      const pathModel = (request.params as { model?: string }).model
-      const facts = readRelayBody(mode, body, contentType, pathModel)
+      const caller = await authenticateRelay(services.cache, request.headers.authorization, input.clientIp)
+      const contentType = request.headers['content-type'] ?? ''
+      const facts = readRelayBody(input.mode, input.body, contentType, input.pathModel)
       checkModelAllowed(caller.token, facts.model)
       const state: RelayState = {
-        requestId: request.id,
-        startedAt,
-        mode,
-        path: request.url,
-        clientIp: request.ip,
+        requestId,
+        startedAt: input.startedAt,
+        mode: input.mode,
+        path: input.path,
+        clientIp: input.clientIp,
         caller,
         facts,
-        body,
+        body: input.body,
         contentType,
         accept: request.headers.accept,
+        response,
         upstreamNanos: 0n,
-        clientGone: new AbortController(),
+        clientGone: false,
       }
-      reply.raw.on('close', () => {
-        if (!reply.raw.writableFinished) state.clientGone.abort()
+      response.on('close', () => {
+        if (response.writableFinished) return
+        state.clientGone = true
+        state.upstreamCall?.cancel(new Error('the client closed the connection'))
       })
-      await serve(context, services, request, reply, state)
+      await serve(context, services, state)
     } catch (error) {
       if (error instanceof RelayError) {
-        reply.code(error.status).send(error.toBody(request.id))
+        sendRelayErrorAnswer(response, requestId, error)
         return
       }
-      request.log.error({ err: error }, 'relay failed')
-      if (!reply.sent && !reply.raw.headersSent) {
-        reply
-          .code(500)
-          .send(new RelayError(500, 'Internal error of the gateway', 'internal_error').toBody(request.id))
+      logger.error({ err: error, reqId: requestId }, 'relay failed')
+      if (!response.headersSent) {
+        sendRelayErrorAnswer(
+          response,
+          requestId,
+          new RelayError(500, 'Internal error of the gateway', 'internal_error'),
+        )
+      } else {
+        response.destroy()
       }
     }
   }
 }
 
-async function serve(
-  context: AppContext,
-  services: RelayServices,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  state: RelayState,
-): Promise<void> {
+async function serve(context: AppContext, services: RelayServices, state: RelayState): Promise<void> {
   const { options } = context
   const { caller, facts } = state
   const group = caller.user.group
@@ -145,7 +161,7 @@ async function serve(
     }
     let outcome: Awaited<ReturnType<typeof runAttempt>>
     try {
-      outcome = await runAttempt(services.upstream, reply, input)
+      outcome = await runAttempt(services.upstream, input)
     } catch (error) {
       // An unexpected failure must not keep the reservation: give it back before reporting.
       await services.ledger.refund(reserved.reservation)
@@ -158,23 +174,21 @@ async function serve(
       if (options.boolean('LogConsumeEnabled')) {
         services.logWriter.write(consumeLog(state, channel, pricing, outcome.charge, outcome.notes))
       }
-      recordMetrics(services, state, labels, reply.statusCode)
+      recordMetrics(services, state, labels, state.response.statusCode)
       return
     }
     await services.ledger.refund(reserved.reservation)
     lastError = outcome.error
     if (outcome.error.retryable) services.router.reportFailure(channel.id)
     context.channelHealth?.reportFailure(channel, outcome.error)
-    if (state.clientGone.signal.aborted || !outcome.error.retryable) break
+    if (state.clientGone || !outcome.error.retryable) break
     if (attempt + 1 < attempts) services.metrics.retries.inc(labels)
   }
-  if (state.clientGone.signal.aborted) return
+  if (state.clientGone) return
   if (lastError) {
     recordMetrics(services, state, { channel: 'none', model: facts.model }, lastError.status)
-    reply
-      .code(lastError.status)
-      .header('content-type', 'application/json')
-      .send(toOpenAiErrorBody(lastError, ` (request id: ${state.requestId})`))
+    const body = toOpenAiErrorBody(lastError, ` (request id: ${state.requestId})`)
+    sendAnswer(state.response, state.requestId, lastError.status, 'application/json', body)
     return
   }
   if (unpriced) {

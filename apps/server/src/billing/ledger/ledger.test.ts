@@ -1,0 +1,282 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import SqliteDatabase from 'better-sqlite3'
+import type { Kysely } from 'kysely'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { type DatabaseHandle, openDatabase } from '../../db/database.ts'
+import { migrateMain } from '../../db/migrations/migrate.ts'
+import type { MainSchema } from '../../db/schema.ts'
+import { Ledger, type Reservation, type ReserveResult } from './ledger.ts'
+
+const BUSY_TIMEOUT_MS = 50
+const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
+
+function reservationOf(result: ReserveResult): Reservation {
+  if (!result.ok) throw new Error(`reservation refused (${result.reason})`)
+  return result.reservation
+}
+
+describe('Ledger on SQLite: reservations committed in batches', () => {
+  let directory: string
+  let path: string
+  let handles: DatabaseHandle<MainSchema>[]
+  let ledgers: Ledger[]
+  let observer: SqliteDatabase.Database
+  let handle: DatabaseHandle<MainSchema>
+  let ledger: Ledger
+
+  /** A ledger on a connection of its own, as another gateway process sharing the file would have. */
+  async function openLedger(): Promise<{ handle: DatabaseHandle<MainSchema>; ledger: Ledger }> {
+    const opened = openDatabase<MainSchema>(
+      { dialect: 'sqlite', path },
+      { poolSize: 1, busyTimeoutMs: BUSY_TIMEOUT_MS, maxLifetimeSeconds: 0 },
+    )
+    handles.push(opened)
+    await migrateMain(opened.db as unknown as Kysely<unknown>, 'sqlite')
+    const created = new Ledger(opened.db, opened.sqlite)
+    ledgers.push(created)
+    return { handle: opened, ledger: created }
+  }
+
+  beforeEach(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'one-api-ledger-'))
+    path = join(directory, 'ledger.db')
+    handles = []
+    ledgers = []
+    ;({ handle, ledger } = await openLedger())
+    // Reads what is committed, through a connection of its own.
+    observer = new SqliteDatabase(path, { readonly: true })
+  })
+  afterEach(async () => {
+    for (const each of ledgers) each.close()
+    for (const each of handles) await each.close()
+    observer?.close()
+    rmSync(directory, { recursive: true, force: true })
+  })
+
+  function createUser(quota: number): number {
+    const name = `user-${randomBytes(4).toString('hex')}`
+    return Number(
+      handle
+        .sqlite!.prepare("insert into users (username, password, quota) values (?, 'x', ?)")
+        .run(name, quota).lastInsertRowid,
+    )
+  }
+
+  function createToken(userId: number, remainQuota: number, unlimited = false): number {
+    const key = randomBytes(24).toString('hex')
+    return Number(
+      handle
+        .sqlite!.prepare(
+          'insert into tokens (user_id, key, remain_quota, unlimited_quota, accessed_time) values (?, ?, ?, ?, 1)',
+        )
+        .run(userId, key, remainQuota, unlimited ? 1 : 0).lastInsertRowid,
+    )
+  }
+
+  function createChannel(): number {
+    return Number(
+      handle.sqlite!.prepare("insert into channels (key, name) values ('k', 'c')").run().lastInsertRowid,
+    )
+  }
+
+  const user = (id: number) =>
+    observer.prepare('select quota, used_quota, request_count from users where id = ?').get(id)
+  const token = (id: number) =>
+    observer.prepare('select remain_quota, used_quota, accessed_time from tokens where id = ?').get(id) as {
+      remain_quota: number
+      used_quota: number
+      accessed_time: number
+    }
+  const channelUsed = (id: number) =>
+    observer.prepare('select used_quota from channels where id = ?').pluck().get(id)
+
+  it('grants exactly the reservations a token can afford out of a burst issued in one tick', async () => {
+    const userId = createUser(1_000_000)
+    // Affords 250 reservations of 100, plus 50 left over that pays for none.
+    const tokenId = createToken(userId, 250 * 100 + 50)
+    const results = await Promise.all(Array.from({ length: 600 }, () => ledger.reserve(tokenId, userId, 100)))
+
+    expect(results.filter((result) => result.ok)).toHaveLength(250)
+    // First come, first served: the queue is processed in the order the requests arrived.
+    expect(results.slice(0, 250).every((result) => result.ok)).toBe(true)
+    expect(results.slice(250)).toEqual(Array(350).fill({ ok: false, reason: 'token' }))
+    expect(token(tokenId)).toMatchObject({ remain_quota: 50, used_quota: 25_000 })
+    expect(user(userId)).toMatchObject({ quota: 1_000_000 - 25_000 })
+  })
+
+  it('grants exactly what a user can afford, across tokens, and leaves the refused tokens untouched', async () => {
+    const userId = createUser(300)
+    const tokenIds = Array.from({ length: 5 }, () => createToken(userId, 10_000))
+    const results = await Promise.all(tokenIds.map((tokenId) => ledger.reserve(tokenId, userId, 100)))
+
+    expect(results.map((result) => (result.ok ? 'ok' : result.reason))).toEqual([
+      'ok',
+      'ok',
+      'ok',
+      'user',
+      'user',
+    ])
+    expect(user(userId)).toMatchObject({ quota: 0 })
+    for (const tokenId of tokenIds.slice(3)) {
+      expect(token(tokenId)).toEqual({ remain_quota: 10_000, used_quota: 0, accessed_time: 1 })
+    }
+  })
+
+  it('reports the token first when neither the token nor the user can pay', async () => {
+    const userId = createUser(10)
+    const tokenId = createToken(userId, 10)
+    expect(await ledger.reserve(tokenId, userId, 100)).toEqual({ ok: false, reason: 'token' })
+    expect(token(tokenId)).toEqual({ remain_quota: 10, used_quota: 0, accessed_time: 1 })
+    expect(user(userId)).toMatchObject({ quota: 10 })
+  })
+
+  it('never lets two gateways sharing the database overdraw a token', async () => {
+    const other = (await openLedger()).ledger
+    const userId = createUser(1_000_000)
+    const tokenId = createToken(userId, 40 * 100)
+    const bursts = await Promise.all(
+      Array.from({ length: 100 }, (_, index) => (index % 2 ? other : ledger).reserve(tokenId, userId, 100)),
+    )
+
+    expect(bursts.filter((result) => result.ok)).toHaveLength(40)
+    expect(token(tokenId)).toMatchObject({ remain_quota: 0, used_quota: 4000 })
+    expect(user(userId)).toMatchObject({ quota: 1_000_000 - 4000 })
+  })
+
+  it('counts usage on an unlimited token without spending it, but still charges the user', async () => {
+    const userId = createUser(150)
+    const tokenId = createToken(userId, 0, true)
+    const [first, second] = await Promise.all([
+      ledger.reserve(tokenId, userId, 100),
+      ledger.reserve(tokenId, userId, 100),
+    ])
+
+    expect(first?.ok).toBe(true)
+    expect(second).toEqual({ ok: false, reason: 'user' })
+    expect(token(tokenId)).toMatchObject({ remain_quota: 0, used_quota: 100 })
+    expect(user(userId)).toMatchObject({ quota: 50 })
+  })
+
+  it('settles and refunds batched reservations to exact balances', async () => {
+    const userId = createUser(1000)
+    const tokenId = createToken(userId, 1000)
+    const channelId = createChannel()
+    const [cheaper, dearer, failed] = (
+      await Promise.all([1, 2, 3].map(() => ledger.reserve(tokenId, userId, 100)))
+    ).map(reservationOf)
+
+    await ledger.settle(cheaper!, 60, channelId)
+    await ledger.settle(dearer!, 150, channelId)
+    await ledger.refund(failed!)
+    // Settling or refunding twice changes nothing.
+    await ledger.settle(cheaper!, 60, channelId)
+    await ledger.refund(cheaper!)
+    ledger.flushSettlements()
+
+    expect(token(tokenId)).toMatchObject({ remain_quota: 790, used_quota: 210 })
+    expect(user(userId)).toEqual({ quota: 790, used_quota: 210, request_count: 2 })
+    expect(channelUsed(channelId)).toBe(210)
+  })
+
+  it('commits a queued settlement together with the next reservations, before them', async () => {
+    const userId = createUser(1000)
+    const tokenId = createToken(userId, 200)
+    const all = reservationOf(await ledger.reserve(tokenId, userId, 200))
+
+    // The request cost 50 of its 200: the 150 it gives back pays for the next reservation.
+    await ledger.settle(all, 50, 0)
+    const next = await ledger.reserve(tokenId, userId, 150)
+
+    expect(next.ok).toBe(true)
+    expect(token(tokenId)).toMatchObject({ remain_quota: 0, used_quota: 200 })
+    expect(user(userId)).toEqual({ quota: 800, used_quota: 50, request_count: 1 })
+  })
+
+  it('commits queued reservations and settlements on close()', async () => {
+    const userId = createUser(1000)
+    const tokenId = createToken(userId, 1000)
+    const earlier = reservationOf(await ledger.reserve(tokenId, userId, 100))
+    await ledger.settle(earlier, 100, 0)
+    const queued = [ledger.reserve(tokenId, userId, 300), ledger.reserve(tokenId, userId, 300)]
+
+    ledger.close()
+
+    expect(token(tokenId)).toMatchObject({ remain_quota: 300, used_quota: 700 })
+    expect(user(userId)).toEqual({ quota: 300, used_quota: 100, request_count: 1 })
+    expect((await Promise.all(queued)).every((result) => result.ok)).toBe(true)
+  })
+
+  it('refuses every reservation of a batch that fails, applies none of it, and keeps its settlements', async () => {
+    const userId = createUser(1000)
+    const poisonedUserId = createUser(1000)
+    const tokenId = createToken(userId, 1000)
+    const poisonedTokenId = createToken(poisonedUserId, 1000)
+    const earlier = reservationOf(await ledger.reserve(tokenId, userId, 100))
+    handle.sqlite!.exec(
+      `create trigger fail_reservation before update of quota on users when new.id = ${poisonedUserId}
+       begin select raise(abort, 'simulated failure'); end`,
+    )
+    const before = { token: token(tokenId), user: user(userId), poisoned: token(poisonedTokenId) }
+
+    await ledger.settle(earlier, 40, 0)
+    const batch = [
+      ledger.reserve(tokenId, userId, 100),
+      ledger.reserve(poisonedTokenId, poisonedUserId, 100),
+      ledger.reserve(tokenId, userId, 100),
+    ]
+    const outcomes = await Promise.allSettled(batch)
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected'])
+    expect(String((outcomes[0] as PromiseRejectedResult).reason)).toContain('simulated failure')
+    expect({ token: token(tokenId), user: user(userId), poisoned: token(poisonedTokenId) }).toEqual(before)
+
+    // The settlement was not lost with the batch: the next commit carries it.
+    handle.sqlite!.exec('drop trigger fail_reservation')
+    expect((await ledger.reserve(tokenId, userId, 100)).ok).toBe(true)
+    expect(token(tokenId)).toMatchObject({ remain_quota: 860, used_quota: 140 })
+    expect(user(userId)).toEqual({ quota: 860, used_quota: 40, request_count: 1 })
+  })
+
+  it('refuses the whole batch when another writer holds the database past the busy timeout', async () => {
+    const userId = createUser(1000)
+    const tokenId = createToken(userId, 1000)
+    const writer = new SqliteDatabase(path)
+    try {
+      writer.exec('begin immediate')
+      const outcomes = await Promise.allSettled([
+        ledger.reserve(tokenId, userId, 100),
+        ledger.reserve(tokenId, userId, 100),
+      ])
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected'])
+      expect((outcomes[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'SQLITE_BUSY' })
+      writer.exec('rollback')
+    } finally {
+      writer.close()
+    }
+
+    expect(token(tokenId)).toMatchObject({ remain_quota: 1000, used_quota: 0 })
+    expect((await ledger.reserve(tokenId, userId, 100)).ok).toBe(true)
+    expect(token(tokenId)).toMatchObject({ remain_quota: 900, used_quota: 100 })
+  })
+
+  it("waits for the query builder's transaction instead of joining it", async () => {
+    const userId = createUser(1000)
+    const tokenId = createToken(userId, 1000)
+    let reserved: Promise<ReserveResult> | undefined
+    const rolledBack = handle.db.transaction().execute(async (trx) => {
+      await trx.updateTable('users').set({ display_name: 'renamed' }).where('id', '=', userId).execute()
+      reserved = ledger.reserve(tokenId, userId, 100)
+      await sleep(20)
+      throw new Error('the builder transaction rolls back')
+    })
+
+    await expect(rolledBack).rejects.toThrow('rolls back')
+    // Committed on its own, after that transaction: its rollback did not take the reservation along.
+    expect((await reserved!).ok).toBe(true)
+    expect(token(tokenId)).toMatchObject({ remain_quota: 900, used_quota: 100 })
+    expect(user(userId)).toMatchObject({ quota: 900 })
+  })
+})

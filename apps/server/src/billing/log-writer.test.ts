@@ -1,0 +1,256 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { LogType } from '@one-api/contracts'
+import type { Kysely, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from 'kysely'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { type DatabaseHandle, openDatabase } from '../db/database.ts'
+import { migrateLogs } from '../db/migrations/migrate.ts'
+import { dayOf, SECONDS_PER_DAY } from '../db/repositories/log-totals.ts'
+import type { NewLog } from '../db/repositories/logs-repository.ts'
+import type { LogSchema } from '../db/schema.ts'
+import { LogWriter } from './log-writer.ts'
+
+const FIRST_DAY = dayOf(1_700_000_000) * SECONDS_PER_DAY
+
+/** Logs of every kind over three days, with the value shapes writers really pass. */
+function sampleLogs(count: number, label: string): NewLog[] {
+  return Array.from({ length: count }, (_, index) => {
+    const consume = index % 5 !== 0
+    return {
+      user_id: 1 + (index % 7),
+      // Some on a midnight and the second before it.
+      created_at: FIRST_DAY + (index % 3) * SECONDS_PER_DAY - (index % 11 === 0 ? 1 : 0) + (index % 97),
+      type: consume ? LogType.consume : [LogType.topUp, LogType.manage, LogType.system][index % 3],
+      content: index % 13 === 0 ? '' : `${label} ${index}: model ratio 2.50 — «ünïcode»`,
+      username: `user-${index % 7}`,
+      token_name: index % 4 === 0 ? '' : `token-${index % 4}`,
+      model_name: consume ? `model-${index % 3}` : '',
+      quota: index % 17 === 0 ? 0 : 2 ** 40 + index,
+      prompt_tokens: consume ? 100 + index : 0,
+      completion_tokens: consume ? index % 50 : 0,
+      channel_id: index % 9,
+      request_id: `${label}-${index}`,
+      elapsed_time: 1200 + index,
+      is_stream: index % 3 === 0 ? index % 2 === 0 : index % 2,
+      system_prompt_reset: index % 4 === 1,
+      ip: index % 2 ? '203.0.113.7' : '',
+    }
+  })
+}
+
+/** Counts the statements the query builder runs, to tell which path wrote the rows. */
+class QueryCounter implements KyselyPlugin {
+  count = 0
+  transformQuery(args: PluginTransformQueryArgs) {
+    this.count++
+    return args.node
+  }
+  async transformResult(args: PluginTransformResultArgs) {
+    return args.result
+  }
+}
+
+describe('LogWriter on SQLite', () => {
+  let directory: string
+  const handles: DatabaseHandle<LogSchema>[] = []
+  const errors: unknown[] = []
+  const writers: LogWriter[] = []
+
+  async function database(): Promise<DatabaseHandle<LogSchema>> {
+    const handle = openDatabase<LogSchema>(
+      { dialect: 'sqlite', path: join(directory, `${handles.length}.db`) },
+      { poolSize: 1, busyTimeoutMs: 1000, maxLifetimeSeconds: 0 },
+    )
+    handles.push(handle)
+    await migrateLogs(handle.db as Kysely<unknown>, 'sqlite')
+    return handle
+  }
+
+  function writer(db: Kysely<LogSchema>, handle?: DatabaseHandle<LogSchema>, beforeFlush = () => {}) {
+    // Flushes only when the test asks (huge buffer, long interval).
+    const created = new LogWriter(
+      db,
+      (error) => errors.push(error),
+      1e9,
+      3_600_000,
+      beforeFlush,
+      handle?.sqlite,
+    )
+    writers.push(created)
+    return created
+  }
+
+  /** Every column of every row as SQLite quotes it, so 1 and 1.0 or 1 and '1' differ too. */
+  function storedRows(handle: DatabaseHandle<LogSchema>) {
+    const sqlite = handle.sqlite!
+    const columns = sqlite.pragma('table_info(logs)') as { name: string }[]
+    const quoted = columns.map(({ name }) => `quote("${name}") as "${name}"`).join(', ')
+    return sqlite.prepare(`select ${quoted} from logs order by id`).all()
+  }
+
+  function storedTotals(handle: DatabaseHandle<LogSchema>) {
+    return handle
+      .sqlite!.prepare(
+        'select quote(day), quote(quota), quote(tokens), quote(request_count) from log_daily_totals order by day',
+      )
+      .all()
+  }
+
+  /** The totals the rows must add up to, computed here from the logs themselves. */
+  function expectedTotals(logs: NewLog[]) {
+    const days = new Map<number, [number, number, number]>()
+    for (const log of logs.filter((entry) => entry.type === LogType.consume)) {
+      const totals = days.get(dayOf(log.created_at)) ?? [0, 0, 0]
+      days.set(dayOf(log.created_at), [
+        totals[0] + log.quota,
+        totals[1] + log.prompt_tokens + log.completion_tokens,
+        totals[2] + 1,
+      ])
+    }
+    return [...days.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([day, [quota, tokens, count]]) => ({
+        'quote(day)': String(day),
+        'quote(quota)': String(quota),
+        'quote(tokens)': String(tokens),
+        'quote(request_count)': String(count),
+      }))
+  }
+
+  function requestIds(handle: DatabaseHandle<LogSchema>) {
+    return (
+      handle.sqlite!.prepare('select request_id from logs order by id').all() as { request_id: string }[]
+    ).map((row) => row.request_id)
+  }
+
+  beforeAll(() => {
+    directory = mkdtempSync(join(tmpdir(), 'one-api-log-writer-'))
+  })
+  afterEach(async () => {
+    for (const created of writers.splice(0)) await created.close()
+    errors.length = 0
+  })
+  afterAll(async () => {
+    for (const handle of handles) await handle.close()
+    rmSync(directory, { recursive: true, force: true })
+  })
+
+  it('stores exactly the rows and totals the query builder stores, without going through it', async () => {
+    const prepared = await database()
+    const builder = await database()
+    const counter = new QueryCounter()
+    const fast = writer(prepared.db.withPlugin(counter), prepared)
+    const slow = writer(builder.db)
+    const logs = sampleLogs(2_345, 'same')
+    // Three flushes of uneven sizes, the last one over a transaction's worth of rows.
+    for (const [from, to] of [
+      [0, 7],
+      [7, 300],
+      [300, logs.length],
+    ]) {
+      for (const log of logs.slice(from, to)) {
+        fast.write(log)
+        slow.write(log)
+      }
+      await Promise.all([fast.flush(), slow.flush()])
+    }
+    expect(errors).toEqual([])
+    expect(counter.count).toBe(0)
+    const rows = storedRows(prepared)
+    expect(rows).toHaveLength(logs.length)
+    expect(rows).toEqual(storedRows(builder))
+    expect(storedTotals(prepared)).toEqual(storedTotals(builder))
+    expect(storedTotals(prepared)).toEqual(expectedTotals(logs))
+  })
+
+  it('stores a log that leaves a column out as the query builder does, through it', async () => {
+    const prepared = await database()
+    const builder = await database()
+    const counter = new QueryCounter()
+    const fast = writer(prepared.db.withPlugin(counter), prepared)
+    const slow = writer(builder.db)
+    const logs = sampleLogs(450, 'partial')
+    // content is the one column without a default; the builder stores NULL for it.
+    const { content: _left, ...withoutContent } = logs[300]
+    logs[300] = withoutContent as NewLog
+    for (const log of logs) {
+      fast.write(log)
+      slow.write(log)
+    }
+    await Promise.all([fast.flush(), slow.flush()])
+    expect(errors).toEqual([])
+    expect(counter.count).toBeGreaterThan(0)
+    expect(storedRows(prepared)).toEqual(storedRows(builder))
+    expect(storedTotals(prepared)).toEqual(expectedTotals(logs))
+  })
+
+  it('keeps the rows of a failed flush and writes them exactly once on the next one', async () => {
+    const handle = await database()
+    const sqlite = handle.sqlite!
+    const logs = sampleLogs(2_500, 'retry')
+    // Fails the insert of one row in the middle of the batch, after rows before it were inserted.
+    sqlite.exec(`create trigger refuse_log before insert on logs when new.request_id = 'retry-1500'
+      begin select raise(abort, 'disk full'); end`)
+    const logWriter = writer(handle.db, handle)
+    for (const log of logs) logWriter.write(log)
+    await logWriter.flush()
+    expect(errors).toHaveLength(1)
+    expect(String(errors[0])).toContain('disk full')
+    // What is stored is a whole prefix with its totals; everything after it is still pending.
+    const stored = requestIds(handle)
+    expect(stored.length).toBeLessThan(1_500)
+    expect(stored).toEqual(logs.slice(0, stored.length).map((log) => log.request_id))
+    expect(logWriter.pending).toBe(logs.length - stored.length)
+    expect(storedTotals(handle)).toEqual(expectedTotals(logs.slice(0, stored.length)))
+
+    sqlite.exec('drop trigger refuse_log')
+    const later = sampleLogs(3, 'later')
+    for (const log of later) logWriter.write(log)
+    await logWriter.flush()
+    expect(errors).toHaveLength(1)
+    expect(logWriter.pending).toBe(0)
+    expect(requestIds(handle)).toEqual([...logs, ...later].map((log) => log.request_id))
+    expect(storedTotals(handle)).toEqual(expectedTotals([...logs, ...later]))
+  })
+
+  it('waits out a transaction the query builder holds instead of joining it', async () => {
+    const handle = await database()
+    const calls: { inTransaction: boolean; stored: number }[] = []
+    const logWriter = writer(handle.db, handle, () =>
+      calls.push({ inTransaction: handle.sqlite!.inTransaction, stored: requestIds(handle).length }),
+    )
+    const logs = sampleLogs(50, 'busy')
+    let flushed: Promise<void> | undefined
+    const rolledBack = handle.db.transaction().execute(async (transaction) => {
+      for (const log of logs) logWriter.write(log)
+      flushed = logWriter.flush()
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      const seen = await transaction
+        .selectFrom('logs')
+        .select((eb) => eb.fn.countAll().as('rows'))
+        .executeTakeFirstOrThrow()
+      expect(Number(seen.rows)).toBe(0)
+      throw new Error('the caller gives up')
+    })
+    await expect(rolledBack).rejects.toThrow('the caller gives up')
+    await flushed
+    expect(errors).toEqual([])
+    // The settlements hook ran once, outside the transaction, before any row was stored.
+    expect(calls).toEqual([{ inTransaction: false, stored: 0 }])
+    expect(requestIds(handle)).toEqual(logs.map((log) => log.request_id))
+    expect(storedTotals(handle)).toEqual(expectedTotals(logs))
+  })
+
+  it('writes everything still buffered on close', async () => {
+    const handle = await database()
+    const logWriter = writer(handle.db, handle)
+    const logs = sampleLogs(3_210, 'close')
+    for (const log of logs) logWriter.write(log)
+    await logWriter.close()
+    expect(errors).toEqual([])
+    expect(logWriter.pending).toBe(0)
+    expect(requestIds(handle)).toEqual(logs.map((log) => log.request_id))
+    expect(storedTotals(handle)).toEqual(expectedTotals(logs))
+  })
+})

@@ -1,0 +1,35 @@
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'
+import { REQUEST_ID_HEADER } from '../../http/request-id.ts'
+import type { RelayError } from '../auth/relay-error.ts'
+
+/**
+ * Answers of the relay front, written straight to Node's response. Every one carries the request
+ * id and the relay's CORS headers (browsers call the relay directly with their own origin).
+ */
+export function relayHeaders(response: ServerResponse, requestId: string): OutgoingHttpHeaders {
+  return {
+    [REQUEST_ID_HEADER]: requestId,
+    'access-control-allow-origin': response.req.headers.origin ?? '*',
+    vary: 'origin',
+  }
+}
+
+export function sendAnswer(
+  response: ServerResponse,
+  requestId: string,
+  status: number,
+  contentType: string,
+  body: string | Buffer,
+): void {
+  if (response.headersSent || response.destroyed) return
+  const headers = relayHeaders(response, requestId)
+  headers['content-type'] = contentType
+  headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
+  response.writeHead(status, headers)
+  response.end(body)
+}
+
+/** A RelayError in OpenAI's shape, with the request id in its message as one-api does. */
+export function sendRelayErrorAnswer(response: ServerResponse, requestId: string, error: RelayError): void {
+  sendAnswer(response, requestId, error.status, 'application/json', JSON.stringify(error.toBody(requestId)))
+}

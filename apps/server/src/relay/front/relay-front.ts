@@ -1,0 +1,116 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { RelayMode } from '@one-api/providers'
+import type { FastifyBaseLogger } from 'fastify'
+import type { AppContext } from '../../app-context.ts'
+import { clientIpResolver } from '../../http/client-ip.ts'
+import { generateRequestId } from '../../http/request-id.ts'
+import { RelayError } from '../auth/relay-error.ts'
+import { createRelayHandler } from '../pipeline/relay-handler.ts'
+import type { RelayServices } from '../relay-services.ts'
+import { sendRelayErrorAnswer } from './client-response.ts'
+import { readRequestBody } from './request-reader.ts'
+
+// Audio uploads reach 25 MB and vision requests carry base64 images.
+export const RELAY_BODY_LIMIT = 64 * 1024 * 1024
+
+/** The relayed endpoints (POST); every other /v1 route is served by Fastify (relay-routes.ts). */
+const RELAYED = new Map<string, RelayMode>([
+  ['/v1/chat/completions', 'chat'],
+  ['/v1/completions', 'completions'],
+  ['/v1/embeddings', 'embeddings'],
+  ['/v1/moderations', 'moderations'],
+  ['/v1/images/generations', 'images'],
+  ['/v1/audio/speech', 'audio-speech'],
+  ['/v1/audio/transcriptions', 'audio-transcription'],
+  ['/v1/audio/translations', 'audio-translation'],
+])
+const ENGINE_EMBEDDINGS = /^\/v1\/engines\/([^/]+)\/embeddings$/
+
+export interface RelayFront {
+  /** Serves the request when it is a relayed endpoint; false leaves it to Fastify. */
+  handle(request: IncomingMessage, response: ServerResponse): boolean
+  /** The server is shutting down: new relay requests are refused with 503. */
+  close(): void
+}
+
+/**
+ * The relay's front door: matches the relayed POST routes by a map lookup, reads the body as the
+ * client's bytes (so it can be passed through unchanged) and hands it to the relay pipeline.
+ */
+export function createRelayFront(
+  context: AppContext,
+  services: RelayServices,
+  logger: FastifyBaseLogger,
+): RelayFront {
+  const clientIp = clientIpResolver(context.config.TRUST_PROXY)
+  const relay = createRelayHandler(context, services, logger)
+  let closing = false
+  return {
+    handle(request, response) {
+      if (request.method !== 'POST') return false
+      const url = request.url ?? '/'
+      const query = url.indexOf('?')
+      const path = query === -1 ? url : url.slice(0, query)
+      let mode = RELAYED.get(path)
+      let pathModel: string | undefined
+      if (!mode) {
+        const engine = ENGINE_EMBEDDINGS.exec(path)
+        if (!engine) return false
+        mode = 'embeddings'
+        pathModel = safeDecode(engine[1]!)
+      }
+      const startedAt = process.hrtime.bigint()
+      const requestId = generateRequestId()
+      if (closing) {
+        response.shouldKeepAlive = false
+        request.resume()
+        sendRelayErrorAnswer(
+          response,
+          requestId,
+          new RelayError(503, 'The gateway is shutting down; retry on another node', 'shutting_down'),
+        )
+        return true
+      }
+      readRequestBody(request, RELAY_BODY_LIMIT, (body) => {
+        if (body === 'too-large') {
+          // The rest of an oversized upload is not read: the connection closes after the answer.
+          response.shouldKeepAlive = false
+          sendRelayErrorAnswer(
+            response,
+            requestId,
+            new RelayError(
+              413,
+              'The request body is too large',
+              'request_too_large',
+              'invalid_request_error',
+            ),
+          )
+          return
+        }
+        void relay({
+          request,
+          response,
+          requestId,
+          startedAt,
+          mode,
+          path: url,
+          pathModel,
+          body,
+          clientIp: clientIp(request),
+        })
+      })
+      return true
+    },
+    close() {
+      closing = true
+    },
+  }
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part)
+  } catch {
+    return part
+  }
+}

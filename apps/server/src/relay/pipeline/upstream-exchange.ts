@@ -1,0 +1,109 @@
+import type { Dispatcher } from 'undici'
+
+/** Where a streamed upstream answer goes, chunk by chunk, as it arrives. */
+export interface StreamSink {
+  /** The upstream answered 2xx with an event stream: the client's response starts now. */
+  start(status: number): void
+  /** One upstream chunk. Returns false to pause the upstream until `resume` is called. */
+  write(chunk: Buffer, resume: () => void): boolean
+}
+
+export interface UpstreamHead {
+  status: number
+  /** Lower-cased names; repeated headers keep their last value. */
+  headers: Record<string, string>
+}
+
+/** A whole answer read into memory (non-stream requests, and every error answer). */
+export interface BufferedAnswer extends UpstreamHead {
+  kind: 'buffered'
+  body: Buffer
+}
+
+/** An answer that went to the StreamSink; `brokeOff` is set when it ended in an error, not a clean end. */
+export interface StreamedAnswer extends UpstreamHead {
+  kind: 'streamed'
+  brokeOff?: Error
+}
+
+export type UpstreamAnswer = BufferedAnswer | StreamedAnswer
+
+/**
+ * One upstream call driven through undici's dispatcher with a handler of our own: the answer is
+ * either gathered into one Buffer or handed chunk by chunk to a StreamSink, with backpressure from
+ * the client's socket. This skips the Readable stream, the AbortSignal wiring and the async
+ * context tracking that undici's `request()` builds for every call, which on the relay's hot path
+ * cost more than the rest of the gateway's own work. Timeouts come from the dispatcher's options.
+ */
+export class UpstreamExchange implements Dispatcher.DispatchHandler {
+  readonly done: Promise<UpstreamAnswer>
+  private resolve!: (answer: UpstreamAnswer) => void
+  private reject!: (error: Error) => void
+  private abortUpstream: ((reason?: Error) => void) | undefined
+  private cancelReason: Error | undefined
+  private head: UpstreamHead | undefined
+  private chunks: Buffer[] = []
+  private streaming = false
+  private resumeUpstream: () => void = () => {}
+  private readonly resumeFromSink = () => this.resumeUpstream()
+
+  /** `sink`: set for stream requests; used only when the answer is a 2xx event stream. */
+  constructor(private readonly sink: StreamSink | undefined) {
+    this.done = new Promise<UpstreamAnswer>((resolve, reject) => {
+      this.resolve = resolve
+      this.reject = reject
+    })
+  }
+
+  /** Cancels the call (the client went away); the upstream connection is closed. */
+  cancel(reason: Error): void {
+    if (this.cancelReason) return
+    this.cancelReason = reason
+    this.abortUpstream?.(reason)
+  }
+
+  onConnect(abort: (reason?: Error) => void): void {
+    if (this.cancelReason) abort(this.cancelReason)
+    else this.abortUpstream = abort
+  }
+
+  onHeaders(status: number, rawHeaders: Buffer[] | string[] | null, resume: () => void): boolean {
+    const headers: Record<string, string> = {}
+    if (rawHeaders) {
+      for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+        headers[String(rawHeaders[index]).toLowerCase()] = String(rawHeaders[index + 1])
+      }
+    }
+    this.head = { status, headers }
+    this.resumeUpstream = resume
+    const eventStream = (headers['content-type'] ?? '').includes('text/event-stream')
+    if (this.sink && status >= 200 && status < 300 && eventStream) {
+      this.streaming = true
+      this.sink.start(status)
+    }
+    return true
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.streaming) return this.sink!.write(chunk, this.resumeFromSink)
+    this.chunks.push(chunk)
+    return true
+  }
+
+  onComplete(): void {
+    const head = this.head ?? { status: 502, headers: {} }
+    if (this.streaming) {
+      this.resolve({ kind: 'streamed', ...head })
+      return
+    }
+    const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks)
+    this.chunks = []
+    this.resolve({ kind: 'buffered', ...head, body })
+  }
+
+  onError(error: Error): void {
+    // Once the stream reached the client, a failure is the end of what it gets, not a failed attempt.
+    if (this.streaming && this.head) this.resolve({ kind: 'streamed', ...this.head, brokeOff: error })
+    else this.reject(error)
+  }
+}

@@ -41,4 +41,46 @@ export class RelayMetrics {
     labelNames: ['channel', 'model'],
     registers: [this.registry],
   })
+
+  // Labelled children, looked up once per channel/model pair: prom-client hashes a labels
+  // object on every call otherwise, which costs more than the observation itself.
+  private readonly children = new Map<string, RequestSeries>()
+
+  /** Records one finished relay request. `channel` is 'none' when no channel served it. */
+  recordRequest(
+    channel: string,
+    model: string,
+    mode: string,
+    status: number,
+    totalSeconds: number,
+    upstreamSeconds: number,
+  ): void {
+    const key = `${channel}\u0000${model}\u0000${mode}`
+    let series = this.children.get(key)
+    if (!series) {
+      series = {
+        statuses: new Map(),
+        duration: this.duration.labels(channel, model),
+        upstream: this.upstreamDuration.labels(channel, model),
+        overhead: this.overhead.labels(mode),
+      }
+      this.children.set(key, series)
+    }
+    let requests = series.statuses.get(status)
+    if (!requests) {
+      requests = this.requests.labels(channel, model, String(status))
+      series.statuses.set(status, requests)
+    }
+    requests.inc()
+    series.duration.observe(totalSeconds)
+    series.upstream.observe(upstreamSeconds)
+    series.overhead.observe(totalSeconds - upstreamSeconds)
+  }
+}
+
+interface RequestSeries {
+  statuses: Map<number, { inc(): void }>
+  duration: { observe(value: number): void }
+  upstream: { observe(value: number): void }
+  overhead: { observe(value: number): void }
 }

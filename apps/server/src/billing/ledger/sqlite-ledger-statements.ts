@@ -37,23 +37,20 @@ export type Settlement = readonly [
 ]
 
 export function prepareSqliteLedger(database: SqliteDatabase.Database): SqliteLedgerStatements {
-  const reserveUser = database.prepare(
-    'update users set quota = quota - @amount where id = @userId and quota >= @amount',
-  )
-  const reserveToken = database.prepare(
+  const readToken = database.prepare('select remain_quota, unlimited_quota from tokens where id = ?')
+  const readUser = database.prepare('select quota from users where id = ?').pluck()
+  const takeFromToken = database.prepare(
     `update tokens set remain_quota = case when unlimited_quota = 1 then remain_quota else remain_quota - @amount end,
-       used_quota = used_quota + @amount, accessed_time = @now
-     where id = @tokenId and (unlimited_quota = 1 or remain_quota >= @amount)`,
+       used_quota = used_quota + @amount, accessed_time = max(accessed_time, @now)
+     where id = @tokenId`,
   )
-  const tokenCanAfford = database
-    .prepare('select 1 from tokens where id = @tokenId and (unlimited_quota = 1 or remain_quota >= @amount)')
-    .pluck()
+  const takeFromUser = database.prepare('update users set quota = quota - @amount where id = @userId')
   const adjustToken = database.prepare(
     `update tokens set remain_quota = case when unlimited_quota = 1 then remain_quota else remain_quota - @delta end,
        used_quota = used_quota + @delta where id = @tokenId`,
   )
   const chargeUser = database.prepare(
-    `update users set quota = quota - @delta, used_quota = used_quota + @actual, request_count = request_count + 1
+    `update users set quota = quota - @delta, used_quota = used_quota + @actual, request_count = request_count + @requests
      where id = @userId`,
   )
   const creditUser = database.prepare('update users set quota = quota + @amount where id = @userId')
@@ -62,32 +59,90 @@ export function prepareSqliteLedger(database: SqliteDatabase.Database): SqliteLe
   )
 
   /**
-   * Both conditional updates of one reservation, or neither. Reservations share the batch's
-   * transaction, so a refused one is undone by hand rather than by a rollback. The user is taken
-   * first because that update only moves `quota` and is undone exactly; the token update also
-   * stamps accessed_time, whose old value would be lost. The reason is the same as if the token
-   * were checked first: a token that cannot pay is reported before a user who cannot.
+   * The batch's reservations, decided in arrival order against balances read once inside the
+   * write transaction (nobody else can change them until it commits), then written as one update
+   * per token and per user. A reservation is granted only if both its token (unless unlimited) and
+   * its user still hold the amount after the ones granted before it; a refused one changes nothing.
+   * The token is reported before the user when neither can pay.
    */
-  const tryReserve = ({ tokenId, userId, amount, now }: ReservationRequest): ReservationOutcome => {
-    if (reserveUser.run({ userId, amount }).changes !== 1) {
-      return tokenCanAfford.get({ tokenId, amount }) === undefined ? 'token' : 'user'
+  const reserveAll = (reservations: ReadonlyArray<ReservationRequest>): ReservationOutcome[] => {
+    const tokens = new Map<number, { remaining: number; unlimited: boolean; taken: number; now: number }>()
+    const users = new Map<number, { remaining: number; taken: number }>()
+    return reservations.map(({ tokenId, userId, amount, now }) => {
+      let token = tokens.get(tokenId)
+      if (!token) {
+        const row = readToken.get(tokenId) as { remain_quota: number; unlimited_quota: number } | undefined
+        token = row
+          ? { remaining: row.remain_quota, unlimited: Boolean(row.unlimited_quota), taken: 0, now }
+          : { remaining: -1, unlimited: false, taken: 0, now }
+        tokens.set(tokenId, token)
+      }
+      let user = users.get(userId)
+      if (!user) {
+        const quota = readUser.get(userId) as number | undefined
+        user = { remaining: quota ?? -1, taken: 0 }
+        users.set(userId, user)
+      }
+      if (!token.unlimited && token.remaining < amount) return 'token'
+      if (user.remaining < amount) return 'user'
+      if (!token.unlimited) token.remaining -= amount
+      token.taken += amount
+      token.now = Math.max(token.now, now)
+      user.remaining -= amount
+      user.taken += amount
+      return 'ok'
+    })
+  }
+  const writeReservations = (
+    reservations: ReadonlyArray<ReservationRequest>,
+    outcomes: ReadonlyArray<ReservationOutcome>,
+  ) => {
+    const byToken = new Map<number, { amount: number; now: number }>()
+    const byUser = new Map<number, number>()
+    reservations.forEach(({ tokenId, userId, amount, now }, index) => {
+      if (outcomes[index] !== 'ok') return
+      const token = byToken.get(tokenId)
+      if (token) {
+        token.amount += amount
+        token.now = Math.max(token.now, now)
+      } else {
+        byToken.set(tokenId, { amount, now })
+      }
+      byUser.set(userId, (byUser.get(userId) ?? 0) + amount)
+    })
+    for (const [tokenId, { amount, now }] of byToken) takeFromToken.run({ tokenId, amount, now })
+    for (const [userId, amount] of byUser) takeFromUser.run({ userId, amount })
+  }
+
+  /** The batch's settlements summed per token, user and channel: the same end state, fewer updates. */
+  const settleAll = (settlements: ReadonlyArray<Settlement>) => {
+    const tokenDeltas = new Map<number, number>()
+    const users = new Map<number, { delta: number; actual: number; requests: number }>()
+    const channels = new Map<number, number>()
+    for (const [tokenId, userId, channelId, reserved, actual] of settlements) {
+      const delta = actual - reserved
+      tokenDeltas.set(tokenId, (tokenDeltas.get(tokenId) ?? 0) + delta)
+      const user = users.get(userId) ?? { delta: 0, actual: 0, requests: 0 }
+      user.delta += delta
+      user.actual += actual
+      user.requests += 1
+      users.set(userId, user)
+      if (actual !== 0 && channelId > 0) channels.set(channelId, (channels.get(channelId) ?? 0) + actual)
     }
-    if (reserveToken.run({ tokenId, amount, now }).changes === 1) return 'ok'
-    creditUser.run({ userId, amount })
-    return 'token'
+    for (const [tokenId, delta] of tokenDeltas) if (delta !== 0) adjustToken.run({ tokenId, delta })
+    for (const [userId, user] of users) chargeUser.run({ userId, ...user })
+    for (const [channelId, actual] of channels) chargeChannel.run({ channelId, actual })
   }
-  const applySettlement = ([tokenId, userId, channelId, reserved, actual]: Settlement) => {
-    const delta = actual - reserved
-    if (delta !== 0) adjustToken.run({ tokenId, delta })
-    chargeUser.run({ userId, delta, actual })
-    if (actual !== 0 && channelId > 0) chargeChannel.run({ channelId, actual })
-  }
+
   // Settlements first: a request that cost less than it reserved frees quota for the reservations
-  // behind it. IMMEDIATE takes the write lock (or waits for it) before any statement runs.
+  // behind it. IMMEDIATE takes the write lock (or waits for it) before any statement runs, so the
+  // balances read by reserveAll cannot change before the commit.
   const commitBatch = database.transaction(
     (reservations: ReadonlyArray<ReservationRequest>, settlements: ReadonlyArray<Settlement>) => {
-      for (const settlement of settlements) applySettlement(settlement)
-      return reservations.map(tryReserve)
+      settleAll(settlements)
+      const outcomes = reserveAll(reservations)
+      writeReservations(reservations, outcomes)
+      return outcomes
     },
   )
   const refund = database.transaction((tokenId: number, userId: number, amount: number) => {

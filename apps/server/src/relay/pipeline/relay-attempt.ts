@@ -51,7 +51,7 @@ export async function runAttempt(upstream: UpstreamClient, input: AttemptInput):
     state.upstreamCall = undefined
     state.upstreamNanos += process.hrtime.bigint() - sentAt
   }
-  if (answer.kind === 'streamed') return stream!.finish(input, answer.brokeOff)
+  if (answer.kind === 'streamed') return stream!.outcome(input)
   const parsed = adaptor.parseResponse(
     { status: answer.status, headers: answer.headers, body: answer.body },
     relayRequest,
@@ -69,6 +69,8 @@ export async function runAttempt(upstream: UpstreamClient, input: AttemptInput):
  * paused until it drains, so a slow client holds a constant amount of memory.
  */
 class ClientStream implements StreamSink {
+  private readonly notes: string[] = []
+
   constructor(
     private readonly state: RelayState,
     private readonly transformer: StreamTransformer,
@@ -92,10 +94,8 @@ class ClientStream implements StreamSink {
     return false
   }
 
-  finish(input: AttemptInput, brokeOff: Error | undefined): AttemptOutcome {
-    const { state } = this
-    const transformer = this.transformer
-    const notes: string[] = []
+  end(brokeOff: Error | undefined): void {
+    const { state, transformer, notes } = this
     if (brokeOff) {
       notes.push(state.clientGone ? 'client disconnected before the end' : 'upstream stream broke off')
     }
@@ -104,6 +104,11 @@ class ClientStream implements StreamSink {
     // finish() always runs: it flushes a last event (and its usage) that had no trailing blank line.
     const tail = transformer.finish()
     if (!state.response.destroyed) state.response.end(tail)
+  }
+
+  /** The charge for what the stream carried (after end()). */
+  outcome(input: AttemptInput): AttemptOutcome {
+    const { transformer } = this
     const charge = chargeFor(
       input.cost,
       input.promptEstimate,
@@ -111,6 +116,6 @@ class ClientStream implements StreamSink {
       transformer.completionText,
       transformer.completionTextLength,
     )
-    return { kind: 'served', charge, notes }
+    return { kind: 'served', charge, notes: this.notes }
   }
 }

@@ -222,8 +222,12 @@ function recordMetrics(
   status: number,
 ) {
   const total = process.hrtime.bigint() - state.startedAt
-  services.metrics.requests.inc({ ...labels, status: String(status) })
-  services.metrics.duration.observe(labels, Number(total) / 1e9)
-  services.metrics.upstreamDuration.observe(labels, Number(state.upstreamNanos) / 1e9)
-  services.metrics.overhead.observe({ mode: state.mode }, Number(total - state.upstreamNanos) / 1e9)
+  services.metrics.recordRequest(
+    labels.channel,
+    labels.model,
+    state.mode,
+    status,
+    Number(total) / 1e9,
+    Number(state.upstreamNanos) / 1e9,
+  )
 }

@@ -6,6 +6,11 @@ export interface StreamSink {
   start(status: number): void
   /** One upstream chunk. Returns false to pause the upstream until `resume` is called. */
   write(chunk: Buffer, resume: () => void): boolean
+  /**
+   * The upstream is done (`brokeOff` when it ended in an error). Called in the same turn as the
+   * last chunk, so the client's last chunk and its end leave in one socket write.
+   */
+  end(brokeOff: Error | undefined): void
 }
 
 export interface UpstreamHead {
@@ -93,6 +98,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   onComplete(): void {
     const head = this.head ?? { status: 502, headers: {} }
     if (this.streaming) {
+      this.sink!.end(undefined)
       this.resolve({ kind: 'streamed', ...head })
       return
     }
@@ -103,7 +109,11 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
 
   onError(error: Error): void {
     // Once the stream reached the client, a failure is the end of what it gets, not a failed attempt.
-    if (this.streaming && this.head) this.resolve({ kind: 'streamed', ...this.head, brokeOff: error })
-    else this.reject(error)
+    if (this.streaming && this.head) {
+      this.sink!.end(error)
+      this.resolve({ kind: 'streamed', ...this.head, brokeOff: error })
+    } else {
+      this.reject(error)
+    }
   }
 }

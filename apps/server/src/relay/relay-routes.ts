@@ -3,6 +3,7 @@ import type { AppContext } from '../app-context.ts'
 import { RelayError } from './auth/relay-error.ts'
 import { registerBillingRoutes } from './billing-routes.ts'
 import { RELAY_BODY_LIMIT } from './front/relay-front.ts'
+import { PROMETHEUS_CONTENT_TYPE } from './metrics/prometheus.ts'
 import { registerModelRoutes } from './models-routes.ts'
 import { registerProxyRoute } from './proxy/proxy-route.ts'
 import type { RelayServices } from './relay-services.ts'
@@ -94,7 +95,7 @@ export async function registerRelayRoutes(
     registerProxyRoute(relay, context, services)
   })
   app.get('/metrics', async (_request, reply) => {
-    reply.header('content-type', services.metrics.registry.contentType)
-    return services.metrics.registry.metrics()
+    reply.header('content-type', PROMETHEUS_CONTENT_TYPE)
+    return services.metrics.registry.render()
   })
 }

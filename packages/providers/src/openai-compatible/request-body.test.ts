@@ -36,6 +36,20 @@ describe('request body', () => {
     expect(built.dropUsageChunk).toBe(true)
   })
 
+  it('adds include_usage to a stream without stream_options by splicing it into the client bytes', () => {
+    const raw = Buffer.from(' {\n "model": "m", "stream": true, "n": 1.0, "brand_new": {"x": [1, 2]} }')
+    const request = { ...jsonRelayRequest('chat', JSON.parse(raw.toString())), body: raw }
+    const built = build(request)
+    expect(String(built.body)).toBe(
+      ' {"stream_options":{"include_usage":true},\n "model": "m", "stream": true, "n": 1.0, "brand_new": {"x": [1, 2]} }',
+    )
+    expect(JSON.parse(String(built.body))).toEqual({
+      ...JSON.parse(raw.toString()),
+      stream_options: { include_usage: true },
+    })
+    expect(built.dropUsageChunk).toBe(true)
+  })
+
   it('leaves a stream alone when the client asked for usage itself', () => {
     const request = jsonRelayRequest('chat', {
       model: 'm',

@@ -37,6 +37,26 @@ function withSystemPrompt(messages: unknown, prompt: string): unknown[] {
   return [{ role: 'system', content: prompt }, ...list]
 }
 
+const USAGE_OPTION = Buffer.from('"stream_options":{"include_usage":true},')
+const isJsonSpace = (byte: number | undefined) =>
+  byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09
+
+/**
+ * The client's bytes with `"stream_options":{"include_usage":true}` added as the object's first
+ * member: cheaper than re-serialising a large prompt, and every byte the client sent survives.
+ * Only for a non-empty object without stream_options (the caller checks the latter); otherwise
+ * undefined.
+ */
+function withUsageOption(body: Buffer): Buffer | undefined {
+  let open = 0
+  while (isJsonSpace(body[open])) open += 1
+  if (body[open] !== 0x7b) return undefined
+  let next = open + 1
+  while (isJsonSpace(body[next])) next += 1
+  if (next >= body.length || body[next] === 0x7d) return undefined
+  return Buffer.concat([body.subarray(0, open + 1), USAGE_OPTION, body.subarray(open + 1)])
+}
+
 export function prepareBody(request: RelayRequest): PreparedBody {
   const modelChanged = request.mappedModel !== request.requestedModel
   const original: PreparedBody = {
@@ -59,6 +79,10 @@ export function prepareBody(request: RelayRequest): PreparedBody {
     !clientAskedForUsage(request)
   const forcePrompt = request.mode === 'chat' && Boolean(request.systemPrompt)
   if (!modelChanged && !forceUsage && !forcePrompt) return original
+  if (!modelChanged && !forcePrompt && json.stream_options === undefined) {
+    const spliced = withUsageOption(request.body)
+    if (spliced) return { ...original, body: spliced, rewritten: true, dropUsageChunk: true }
+  }
 
   const rewritten: Record<string, unknown> = { ...json }
   if (modelChanged) rewritten.model = request.mappedModel

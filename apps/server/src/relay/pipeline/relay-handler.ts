@@ -182,7 +182,7 @@ async function serve(context: AppContext, services: RelayServices, state: RelayS
     if (outcome.error.retryable) services.router.reportFailure(channel.id)
     context.channelHealth?.reportFailure(channel, outcome.error)
     if (state.clientGone || !outcome.error.retryable) break
-    if (attempt + 1 < attempts) services.metrics.retries.inc(labels)
+    if (attempt + 1 < attempts) services.metrics.recordRetry(labels.channel, labels.model)
   }
   if (state.clientGone) return
   if (lastError) {

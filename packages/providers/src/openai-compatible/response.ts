@@ -3,8 +3,9 @@
  * upstream bytes untouched; only usage and (when usage is missing) the generated text are extracted.
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
+import { hasKeyWithValue, lastObjectValueOf } from '../shared/json-scan.ts'
 import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
-import { hasTokens, normaliseUsage } from '../shared/usage.ts'
+import { hasTokens, normaliseUsage, type Usage } from '../shared/usage.ts'
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -67,6 +68,23 @@ function parseTranscription(response: UpstreamResponse): ParsedResponse | Upstre
   }
 }
 
+/**
+ * The usage of a successful reply read without parsing the whole reply (an embeddings reply is
+ * mostly numbers): only the usage object is parsed. Undefined, and the reply is parsed in full,
+ * when there is no usage with tokens or the reply may carry an error object.
+ */
+function scannedUsage(text: string): Usage | undefined {
+  if (text.charCodeAt(0) !== 0x7b || hasKeyWithValue(text, 'error', '{')) return undefined
+  const usageText = lastObjectValueOf(text, 'usage')
+  if (!usageText) return undefined
+  try {
+    const usage = normaliseUsage(JSON.parse(usageText))
+    return hasTokens(usage) ? usage : undefined
+  } catch {
+    return undefined
+  }
+}
+
 export function parseOpenAiResponse(
   response: UpstreamResponse,
   request: RelayRequest,
@@ -81,9 +99,14 @@ export function parseOpenAiResponse(
   if (request.mode === 'audio-transcription' || request.mode === 'audio-translation') {
     return parseTranscription(response)
   }
+  const text = body.toString('utf8')
+  if (!request.stream) {
+    const usage = scannedUsage(text)
+    if (usage) return { kind: 'response', body, usage }
+  }
   let json: unknown
   try {
-    json = JSON.parse(body.toString('utf8'))
+    json = JSON.parse(text)
   } catch {
     return localError(502, 'unmarshal_response_body_failed', 'upstream returned invalid JSON', {
       retryable: true,

@@ -68,3 +68,40 @@ export function stringValuesOf(text: string, key: string): string[] {
     from = position + 1
   }
 }
+
+/**
+ * The text of the last object-valued `key` (from its '{' to the matching '}'), or undefined.
+ * Braces inside string values are skipped. Used to read a reply's `usage` without parsing the
+ * whole reply, which for embeddings is mostly numbers nobody here needs.
+ */
+export function lastObjectValueOf(text: string, key: string): string | undefined {
+  const quotedKey = `"${key}"`
+  let found = -1
+  let from = 0
+  for (;;) {
+    const valueStart = findValueStart(text, quotedKey, from)
+    if (valueStart === -1) break
+    if (text.charCodeAt(valueStart) === 0x7b) found = valueStart
+    from = valueStart
+  }
+  if (found === -1) return undefined
+  let depth = 0
+  let position = found
+  while (position < text.length) {
+    const code = text.charCodeAt(position)
+    if (code === 0x22) {
+      // Skip a string value, escapes included.
+      position += 1
+      while (position < text.length && text.charCodeAt(position) !== 0x22) {
+        position += text.charCodeAt(position) === 0x5c ? 2 : 1
+      }
+    } else if (code === 0x7b) {
+      depth += 1
+    } else if (code === 0x7d) {
+      depth -= 1
+      if (depth === 0) return text.slice(found, position + 1)
+    }
+    position += 1
+  }
+  return undefined
+}

@@ -95,3 +95,17 @@ describe('countInputTokens', () => {
     expect(countInputTokens(42, 'text-embedding-3-small')).toBe(0)
   })
 })
+
+describe('count cache', () => {
+  it('gives the same count on a repeated text, separately per vocabulary', () => {
+    // Text whose count differs between cl100k (gpt-4) and o200k (gpt-4o).
+    const text = 'Привет, как дела? 你好，世界！ résumé naïve coöperate'.repeat(20)
+    const cl100k = countTextTokens(text, 'gpt-4')
+    const o200k = countTextTokens(text, 'gpt-4o')
+    expect(cl100k).not.toBe(o200k)
+    for (let round = 0; round < 3; round++) {
+      expect(countTextTokens(text, 'gpt-4o')).toBe(o200k)
+      expect(countTextTokens(text, 'gpt-4')).toBe(cl100k)
+    }
+  })
+})

@@ -1,4 +1,4 @@
-import { encodingForModel, getEncoder } from './encoders.ts'
+import { type EncodingName, encodingForModel, getEncoder } from './encoders.ts'
 
 export interface TokenCountOptions {
   /**
@@ -17,11 +17,51 @@ export function approximateTokenCount(text: string): number {
   return Math.floor(Buffer.byteLength(text, 'utf8') * 0.38)
 }
 
+/**
+ * Counts of recently seen texts, per vocabulary. A chat client resends the whole conversation with
+ * every turn, so without this each message would be tokenized again on every later turn; with it,
+ * once. Bounded by the characters it holds: when full it starts over (cheaper than an LRU, and a
+ * conversation in progress refills it at once).
+ */
+const CACHE_CHARACTER_BUDGET = 4_000_000
+class CountCache {
+  private counts = new Map<string, number>()
+  private characters = 0
+
+  count(text: string, tokenize: (text: string) => number): number {
+    const known = this.counts.get(text)
+    if (known !== undefined) return known
+    const count = tokenize(text)
+    if (this.characters + text.length > CACHE_CHARACTER_BUDGET) {
+      this.counts = new Map()
+      this.characters = 0
+    }
+    if (text.length <= CACHE_CHARACTER_BUDGET / 4) {
+      this.counts.set(text, count)
+      this.characters += text.length
+    }
+    return count
+  }
+}
+const caches = new Map<EncodingName, CountCache>()
+const encodingOfModel = new Map<string, EncodingName>()
+
 /** Tokens of `text` in the vocabulary of `model` (o200k for gpt-4o and later, else cl100k). */
 export function countTextTokens(text: string, model: string, options?: TokenCountOptions): number {
   if (text.length === 0) return 0
   if (options?.approximate) return approximateTokenCount(text)
-  return getEncoder(encodingForModel(model)).countTokens(text, PLAIN_TEXT)
+  let encoding = encodingOfModel.get(model)
+  if (!encoding) {
+    encoding = encodingForModel(model)
+    if (encodingOfModel.size < 10_000) encodingOfModel.set(model, encoding)
+  }
+  let cache = caches.get(encoding)
+  if (!cache) {
+    cache = new CountCache()
+    caches.set(encoding, cache)
+  }
+  const encoder = getEncoder(encoding)
+  return cache.count(text, (value) => encoder.countTokens(value, PLAIN_TEXT))
 }
 
 /**

@@ -61,7 +61,7 @@ export async function startServices(
     CRITICAL_RATE_LIMIT: '0',
     LOG_LEVEL: 'warn',
   }
-  const profiling = [...(profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`] : []), ...(process.env.GW_FLAGS ? process.env.GW_FLAGS.split(' ') : [])]
+  const profiling = profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`] : []
   const gateway = spawnTypeScript('gateway', 'apps/server/src/main.ts', [], gatewayEnvironment, profiling)
   await Promise.all([
     waitForHttp(mock, `${mockUrl}/v1/models`),

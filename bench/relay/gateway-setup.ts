@@ -77,17 +77,22 @@ export async function setUpGateway(
  */
 export async function checkTarget(name: string, url: string, headers: Record<string, string>): Promise<void> {
   for (const stream of [false, true]) {
-    const response = await fetch(url, { method: 'POST', headers, body: chatBody(BENCH_MODEL, stream) })
-    const text = await response.text()
-    const good =
-      response.status === 200 &&
-      (stream ? text.trimEnd().endsWith('data: [DONE]') : text.includes('"choices"'))
-    if (!good) {
-      throw new Error(
-        `${name} (${stream ? 'stream' : 'non-stream'}) answered HTTP ${response.status}: ${text.slice(0, 300)}`,
-      )
-    }
+    const problem = await answerProblem(url, headers, stream)
+    if (problem) throw new Error(`${name} (${stream ? 'stream' : 'non-stream'}) ${problem}`)
   }
+}
+
+/** What is wrong with the target's answer to one benchmark request, or undefined when it is right. */
+export async function answerProblem(
+  url: string,
+  headers: Record<string, string>,
+  stream: boolean,
+): Promise<string | undefined> {
+  const response = await fetch(url, { method: 'POST', headers, body: chatBody(BENCH_MODEL, stream) })
+  const text = await response.text()
+  const good =
+    response.status === 200 && (stream ? text.trimEnd().endsWith('data: [DONE]') : text.includes('"choices"'))
+  return good ? undefined : `answered HTTP ${response.status}: ${text.slice(0, 300)}`
 }
 
 /** The benchmark's small chat request. */

@@ -41,7 +41,12 @@ export function spawnTypeScript(
   env: Record<string, string> = {},
   nodeArguments: string[] = [],
 ): Service {
-  const child = spawn(process.execPath, [...nodeArguments, '--import', 'tsx', script, ...args], {
+  return spawnNode(name, [...nodeArguments, '--import', 'tsx', script, ...args], env)
+}
+
+/** Runs `node <arguments>` from the repository root in a new process group. */
+export function spawnNode(name: string, nodeArguments: string[], env: Record<string, string> = {}): Service {
+  const child = spawn(process.execPath, nodeArguments, {
     cwd: REPOSITORY_ROOT,
     env: { ...process.env, ...env },
     detached: true,

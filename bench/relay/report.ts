@@ -42,6 +42,14 @@ export interface Measurements {
     slow: SlowStreamsResult
   }
   consumeLogs: number | undefined
+  /** `--peers`: other gateways measured in the same run, same load. */
+  peers?: Array<{
+    name: string
+    throughput: Partial<Record<Mode, LoadResult>>
+    latency: Partial<Record<Mode, ProbeResult>>
+    /** Why a mode could not be measured (the peer answered the check request wrongly). */
+    failures: Partial<Record<Mode, string>>
+  }>
 }
 
 const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a')
@@ -225,4 +233,39 @@ export function renderMarkdown(results: Measurements): string {
     '',
   )
   return lines.join('\n')
+}
+
+/** The peers' rows (`--peers`), next to the reference relay and the gateway of the same run. */
+export function renderPeers(results: Measurements): string {
+  if (!results.peers || results.peers.length === 0) return ''
+  const reference = results.throughput.reference
+  const gateway = results.throughput.gateway
+  const lines = [
+    '',
+    '## Peers (`--peers`, same run, same mock and load)',
+    '',
+    '| target | non-stream req/s | stream req/s | vs reference (non-stream / stream) | vs this gateway | non-stream p50 / p99 ms @1 | stream p50 / p99 ms @1 |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ]
+  const notes: string[] = []
+  for (const peer of results.peers) {
+    const rate = (mode: Mode) => peer.throughput[mode]?.requestsPerSecond ?? Number.NaN
+    const ratio = (mode: Mode, base: Record<Mode, LoadResult>) =>
+      fixed(rate(mode) / base[mode].requestsPerSecond)
+    const latency = (mode: Mode) => {
+      const probe = peer.latency[mode]
+      return probe ? `${fixed(probe.p50Ms, 3)} / ${fixed(probe.p99Ms, 3)}` : 'n/a'
+    }
+    lines.push(
+      `| ${peer.name} | ${fixed(rate('non-stream'), 0)} | ${fixed(rate('stream'), 0)} | ` +
+        `${ratio('non-stream', reference)} / ${ratio('stream', reference)} | ` +
+        `${ratio('non-stream', gateway)} / ${ratio('stream', gateway)} | ${latency('non-stream')} | ${latency('stream')} |`,
+    )
+    for (const mode of MODES) {
+      const failure = peer.failures[mode]
+      if (failure) notes.push(`${peer.name}, ${mode}: not measured; its check request ${failure}`)
+    }
+  }
+  if (notes.length > 0) lines.push('', ...notes.map((note) => `- ${note}`))
+  return `${lines.join('\n')}\n`
 }

@@ -12,9 +12,10 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
-import { BENCH_MODEL, chatBody, checkTarget, SLOW_MODEL } from './gateway-setup.ts'
+import { answerProblem, BENCH_MODEL, chatBody, checkTarget, SLOW_MODEL } from './gateway-setup.ts'
 import type { ProbeInput, ProbeResult } from './latency-probe.ts'
 import type { LoadInput, LoadResult } from './load-worker.ts'
+import { startPortkey } from './peers.ts'
 import { REPOSITORY_ROOT, residentMegabytes, runWorker, stopAll, stopService } from './processes.ts'
 import {
   type Measurements,
@@ -23,6 +24,7 @@ import {
   problems,
   renderConsole,
   renderMarkdown,
+  renderPeers,
   TARGET_LABELS,
   TARGETS,
 } from './report.ts'
@@ -169,6 +171,7 @@ async function measure(
       )
     }
   }
+  const peers = flags.peers ? await measurePeers(new URL(endpoints.direct.url).origin) : undefined
   const memory = {
     ...(await memoryAcrossStreams(endpoints.gateway, gatewayPid)),
     ...(await memoryWithSlowStreams(endpoints.gateway, gatewayPid)),
@@ -183,15 +186,38 @@ async function measure(
     latency,
     memory,
     consumeLogs: countConsumeLogs(sqlitePath),
+    peers,
+  }
+}
+
+/** Portkey on the same mock, with the same throughput and latency runs as the other targets. */
+async function measurePeers(mockOrigin: string): Promise<Measurements['peers']> {
+  const { service, endpoint } = await startPortkey(mockOrigin, log)
+  try {
+    const throughput: Partial<Record<Mode, LoadResult>> = {}
+    const latency: Partial<Record<Mode, ProbeResult>> = {}
+    const failures: Partial<Record<Mode, string>> = {}
+    for (const mode of MODES) {
+      const problem = await answerProblem(endpoint.url, endpoint.headers, mode === 'stream')
+      if (problem) {
+        failures[mode] = problem
+        log(`portkey ${mode}: not measured; its check request ${problem}`)
+        continue
+      }
+      const result = await throughputRun(endpoint, mode)
+      throughput[mode] = result
+      log(`portkey ${mode} @${settings.connections}: ${result.requestsPerSecond.toFixed(0)} req/s`)
+      const probe = await latencyProbe(endpoint, mode)
+      latency[mode] = probe
+      log(`portkey ${mode} @1: p50 ${probe.p50Ms.toFixed(3)} ms, p99 ${probe.p99Ms.toFixed(3)} ms`)
+    }
+    return [{ name: 'Portkey gateway (npm @portkey-ai/gateway 1.15.2)', throughput, latency, failures }]
+  } finally {
+    await stopService(service)
   }
 }
 
 async function main(): Promise<void> {
-  if (flags.peers) {
-    log(
-      '--peers: the Portkey peer run (npm @portkey-ai/gateway) is not available offline; nothing is downloaded.',
-    )
-  }
   const started = Date.now()
   const machine = {
     cpus: cpus().length,
@@ -213,10 +239,10 @@ async function main(): Promise<void> {
   process.once('SIGTERM', onSignal)
   try {
     const results = await measure(temporary, started, machine)
-    console.log(renderConsole(results))
+    console.log(renderConsole(results) + renderPeers(results))
     const resultsDirectory = join(REPOSITORY_ROOT, 'bench/results')
     mkdirSync(resultsDirectory, { recursive: true })
-    writeFileSync(join(resultsDirectory, 'latest.md'), renderMarkdown(results))
+    writeFileSync(join(resultsDirectory, 'latest.md'), renderMarkdown(results) + renderPeers(results))
     log(`wrote bench/results/latest.md in ${((Date.now() - started) / 1000).toFixed(0)} s`)
     if (problems(results).length > 0) process.exitCode = 1
   } finally {

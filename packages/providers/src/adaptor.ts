@@ -105,8 +105,11 @@ export interface ParsedResponse {
 
 /** Incremental stream handling for one response; create one per request. */
 export interface StreamTransformer {
-  /** Feed one upstream chunk; returns the text to write to the client now ('' when nothing). */
-  push(chunk: Buffer): string
+  /**
+   * Feed one upstream chunk; returns what to write to the client now (empty when nothing): text,
+   * or the chunk's own bytes when they pass through unchanged.
+   */
+  push(chunk: Buffer): string | Buffer
   /** Call at upstream end (or abort); returns the final text to write (the closing `[DONE]`). */
   finish(): string
   /** The last usage object seen in the stream. */

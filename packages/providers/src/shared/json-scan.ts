@@ -105,3 +105,32 @@ export function lastObjectValueOf(text: string, key: string): string | undefined
   }
   return undefined
 }
+
+const isWhitespaceByte = (byte: number | undefined): boolean =>
+  byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d
+
+/**
+ * hasKeyWithValue on the bytes `buffer[start, end)` without decoding them: true when some
+ * `quotedKey` (e.g. Buffer.from('"usage"')) is followed by ':' and a value whose first byte is
+ * `firstByte`. The same JSON property applies: an unescaped quoted key can only be a key.
+ */
+export function hasKeyWithValueIn(
+  buffer: Buffer,
+  start: number,
+  end: number,
+  quotedKey: Buffer,
+  firstByte: number,
+): boolean {
+  let index = buffer.indexOf(quotedKey, start)
+  while (index !== -1 && index < end) {
+    let position = index + quotedKey.length
+    while (position < end && isWhitespaceByte(buffer[position])) position += 1
+    if (buffer[position] === 0x3a) {
+      position += 1
+      while (position < end && isWhitespaceByte(buffer[position])) position += 1
+      if (position < end && buffer[position] === firstByte) return true
+    }
+    index = buffer.indexOf(quotedKey, index + quotedKey.length)
+  }
+  return false
+}

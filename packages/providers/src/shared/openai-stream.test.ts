@@ -73,3 +73,55 @@ describe('OpenAI stream transformer', () => {
     expect(transformer.completionTextLength).toBe(250_000)
   })
 })
+
+describe('OpenAI stream transformer, whole-event fast path', () => {
+  const streams: Array<[string, string, boolean]> = [
+    [
+      'content, usage-only chunk, [DONE]',
+      `${chunk({ role: 'assistant', content: '' })}${chunk({ content: 'Hé 你好' })}${usageChunk}data: [DONE]\n\n`,
+      true,
+    ],
+    ['usage kept for a client that asked', `${chunk({ content: 'x' })}${usageChunk}data: [DONE]\n\n`, false],
+    [
+      'Azure empty-choices chunk',
+      `data: {"choices":[],"prompt_filter_results":[]}\n\n${chunk({ content: 'y' })}data: [DONE]\n\n`,
+      false,
+    ],
+    [
+      'error object in the stream',
+      `${chunk({ content: 'z' })}data: {"error":{"message":"overloaded","type":"server_error"}}\n\n`,
+      false,
+    ],
+    ['events after [DONE]', `data: [DONE]\n\n${chunk({ content: 'late' })}data: [DONE]\n\n`, false],
+    ['blank payload', `data: \n\n${chunk({ content: 'k' })}`, false],
+  ]
+
+  it.each(streams)('gives the same output and accounting whole as byte by byte: %s', (_name, input, drop) => {
+    const whole = createOpenAiStreamTransformer({ mode: 'chat', dropUsageChunk: drop })
+    const wholeOutput = whole.push(Buffer.from(input)) + whole.finish()
+    const split = createOpenAiStreamTransformer({ mode: 'chat', dropUsageChunk: drop })
+    let splitOutput = ''
+    for (const byte of Buffer.from(input)) splitOutput += split.push(Buffer.from([byte]))
+    splitOutput += split.finish()
+    expect(wholeOutput).toBe(splitOutput)
+    expect(whole.usage).toEqual(split.usage)
+    expect(whole.completionText).toBe(split.completionText)
+    expect(whole.upstreamCompleted).toBe(split.upstreamCompleted)
+    expect(whole.streamError?.message).toBe(split.streamError?.message)
+  })
+
+  it('hands back the very chunk when every event in it passes unchanged', () => {
+    const transformer = createOpenAiStreamTransformer({ mode: 'chat', dropUsageChunk: true })
+    const input = Buffer.from(chunk({ content: 'a' }) + chunk({ content: 'b' }))
+    expect(transformer.push(input)).toBe(input)
+    expect(transformer.completionText).toBe('ab')
+  })
+
+  it('leaves CRLF streams and split events to the line parser', () => {
+    const transformer = createOpenAiStreamTransformer({ mode: 'chat', dropUsageChunk: false })
+    const event = chunk({ content: 'a' })
+    expect(String(transformer.push(Buffer.from(event.replaceAll('\n', '\r\n'))))).toBe(event)
+    expect(String(transformer.push(Buffer.from(event.slice(0, 10))))).toBe('')
+    expect(String(transformer.push(Buffer.from(event.slice(10))))).toBe(event)
+  })
+})

@@ -5,7 +5,7 @@
  * https://platform.openai.com/docs/api-reference/chat-streaming
  */
 import type { StreamTransformer, UpstreamError } from '../adaptor.ts'
-import { hasKeyWithValue, stringValuesOf } from './json-scan.ts'
+import { hasKeyWithValue, hasKeyWithValueIn, stringValuesOf } from './json-scan.ts'
 import { type SseEvent, SseParser } from './sse.ts'
 import { mapUpstreamError } from './upstream-error.ts'
 import { normaliseUsage, type Usage } from './usage.ts'
@@ -23,6 +23,13 @@ export interface OpenAiStreamOptions {
 }
 
 const DONE_EVENT = 'data: [DONE]\n\n'
+const DATA_PREFIX = Buffer.from('data: ')
+const DONE_PAYLOAD = Buffer.from('[DONE]')
+const USAGE_KEY = Buffer.from('"usage"')
+const ERROR_KEY = Buffer.from('"error"')
+const OPEN_BRACE = 0x7b
+const LINE_FEED = 0x0a
+const CARRIAGE_RETURN = 0x0d
 /** About 250k tokens of English: enough for any single completion we may need to count locally. */
 const DEFAULT_TEXT_CAP = 1 << 20
 
@@ -47,9 +54,67 @@ class OpenAiStreamTransformer implements StreamTransformer {
     this.textCap = options.completionTextCap ?? DEFAULT_TEXT_CAP
   }
 
-  push(chunk: Buffer): string {
+  push(chunk: Buffer): string | Buffer {
+    if (this.parser.idle) {
+      const passed = this.pushWholeEvents(chunk)
+      if (passed !== undefined) return passed
+    }
     this.parser.push(chunk)
     return this.takeOutput()
+  }
+
+  /**
+   * The fast path for the usual shape of OpenAI-compatible streams: a chunk made only of whole
+   * `data: <payload>\n\n` events (no CR, no other fields). Each payload is judged exactly as
+   * handleEvent would, without splitting lines into strings; the chunk's own bytes go to the
+   * client when every event is forwarded. Undefined for any other chunk (the parser takes it).
+   */
+  private pushWholeEvents(chunk: Buffer): Buffer | undefined {
+    if (chunk.indexOf(CARRIAGE_RETURN) !== -1) return undefined
+    const bounds: number[] = []
+    let position = 0
+    while (position < chunk.length) {
+      const prefixEnd = position + DATA_PREFIX.length
+      if (
+        prefixEnd > chunk.length ||
+        chunk.compare(DATA_PREFIX, 0, DATA_PREFIX.length, position, prefixEnd) !== 0
+      )
+        return undefined
+      const lineEnd = chunk.indexOf(LINE_FEED, position)
+      if (lineEnd === -1 || chunk[lineEnd + 1] !== LINE_FEED) return undefined
+      bounds.push(position, lineEnd + 2)
+      position = lineEnd + 2
+    }
+    let forwarded: Buffer[] | undefined
+    for (let index = 0; index < bounds.length; index += 2) {
+      const eventStart = bounds[index]!
+      const eventEnd = bounds[index + 1]!
+      const forward = this.judgePayload(chunk, eventStart + DATA_PREFIX.length, eventEnd - 2)
+      if (!forward && !forwarded) forwarded = [chunk.subarray(0, eventStart)]
+      else if (forward && forwarded) forwarded.push(chunk.subarray(eventStart, eventEnd))
+    }
+    return forwarded ? Buffer.concat(forwarded) : chunk
+  }
+
+  /** handleEvent's decisions for one payload held in `chunk[start, end)`: true to forward it. */
+  private judgePayload(chunk: Buffer, start: number, end: number): boolean {
+    if (this.doneSent) return false
+    if (
+      end - start === DONE_PAYLOAD.length &&
+      chunk.compare(DONE_PAYLOAD, 0, DONE_PAYLOAD.length, start, end) === 0
+    ) {
+      this.upstreamCompleted = true
+      this.doneSent = true
+      return true
+    }
+    const mayCarryUsage = hasKeyWithValueIn(chunk, start, end, USAGE_KEY, OPEN_BRACE)
+    const mayCarryError = hasKeyWithValueIn(chunk, start, end, ERROR_KEY, OPEN_BRACE)
+    if (mayCarryUsage || mayCarryError) return this.handleParsedEvent(chunk.toString('utf8', start, end))
+    const data = chunk.toString('utf8', start, end)
+    if (data.trim() === '') return false
+    if (this.options.mode === 'chat' && data.includes('"choices":[]')) return false
+    this.appendText(stringValuesOf(data, this.textKey))
+    return true
   }
 
   finish(): string {

@@ -33,6 +33,16 @@ export class SseParser {
 
   constructor(private readonly onEvent: (event: SseEvent) => void) {}
 
+  /** True between events: no partial line, no event data or name waiting for its blank line. */
+  get idle(): boolean {
+    return (
+      this.partialLine.length === 0 &&
+      !this.afterCarriageReturn &&
+      this.data === undefined &&
+      this.eventName === undefined
+    )
+  }
+
   push(chunk: Buffer): void {
     let start = 0
     if (this.afterCarriageReturn && chunk.length > 0) {

@@ -87,9 +87,9 @@ class ClientStream implements StreamSink {
   }
 
   write(chunk: Buffer, resume: () => void): boolean {
-    const text = this.transformer.push(chunk)
+    const output = this.transformer.push(chunk)
     const response = this.state.response
-    if (!text || response.destroyed || response.write(text)) return true
+    if (output.length === 0 || response.destroyed || response.write(output)) return true
     response.once('drain', resume)
     return false
   }

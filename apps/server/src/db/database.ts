@@ -6,6 +6,10 @@ import { createPool } from 'mysql2'
 import pg from 'pg'
 import type { DatabaseTarget } from './dsn.ts'
 import { SqliteBooleanPlugin } from './sqlite-boolean-plugin.ts'
+import { WalCheckpointer } from './wal-checkpointer.ts'
+
+/** How often the background thread checkpoints the SQLite WAL. */
+const CHECKPOINT_INTERVAL_MS = 200
 
 export type Dialect = DatabaseTarget['dialect']
 
@@ -33,10 +37,22 @@ export function openDatabase<Schema>(
 ): DatabaseHandle<Schema> {
   const plugins = target.dialect === 'sqlite' ? [new SqliteBooleanPlugin()] : []
   const sqlite = target.dialect === 'sqlite' ? openSqlite(target.path, options) : undefined
+  const checkpointer =
+    sqlite && target.dialect === 'sqlite' && target.path !== ':memory:'
+      ? new WalCheckpointer(resolve(target.path), CHECKPOINT_INTERVAL_MS, options.busyTimeoutMs)
+      : undefined
   const dialect =
     target.dialect === 'sqlite' ? new SqliteDialect({ database: sqlite! }) : createDialect(target, options)
   const db = new Kysely<Schema>({ dialect, plugins })
-  return { db, dialect: target.dialect, sqlite, close: () => db.destroy() }
+  return {
+    db,
+    dialect: target.dialect,
+    sqlite,
+    async close() {
+      await checkpointer?.stop()
+      await db.destroy()
+    },
+  }
 }
 
 function openSqlite(file: string, options: DatabaseOptions): SqliteDatabase.Database {
@@ -47,10 +63,9 @@ function openSqlite(file: string, options: DatabaseOptions): SqliteDatabase.Data
   database.pragma('journal_mode = WAL')
   database.pragma('synchronous = NORMAL')
   database.pragma(`busy_timeout = ${options.busyTimeoutMs}`)
-  // Each relay request commits a few pages, always the same hot ones (its token, user, channel).
-  // Checkpointing every 10,000 pages instead of 1,000 syncs those pages to the database file ten
-  // times less often; the WAL file may grow to about 40 MB between checkpoints.
-  database.pragma('wal_autocheckpoint = 10000')
+  // Checkpoints are run by a worker thread (WalCheckpointer), not inside our commits. The
+  // auto-checkpoint stays as a backstop, far out, should the worker fall behind.
+  database.pragma(`wal_autocheckpoint = ${path === ':memory:' ? 1000 : 50_000}`)
   // Memory-mapped reads roughly halve full scans of a large logs table.
   database.pragma('mmap_size = 268435456')
   return database

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { hasKeyWithValue, lastObjectValueOf, stringValuesOf } from './json-scan.ts'
+import {
+  hasKeyWithValue,
+  hasKeyWithValueIn,
+  lastObjectValueOf,
+  stringValuesIn,
+  stringValuesOf,
+} from './json-scan.ts'
 
 describe('json scan', () => {
   it('finds the last object-valued key, skipping braces and look-alike keys inside strings', () => {
@@ -25,5 +31,34 @@ describe('json scan', () => {
       'x\n"y"',
       'z',
     ])
+  })
+})
+
+describe('json scan on bytes', () => {
+  const samples = [
+    { choices: [{ delta: { content: 'plain' } }] },
+    { choices: [{ delta: { content: 'Hé 你好 "quoted" \\ back\nslash' } }] },
+    { content: 'content', nested: { content: 'second' }, other: { content: 3 } },
+    { note: '"content":"fake"', choices: [] },
+  ]
+
+  it('reads the same string values as the text scan, surrounding bytes left out', () => {
+    for (const sample of samples) {
+      const text = JSON.stringify(sample)
+      const framed = Buffer.from(`data: ${text}\n\n`)
+      expect(stringValuesIn(framed, 6, 6 + Buffer.byteLength(text), Buffer.from('"content"'))).toEqual(
+        stringValuesOf(text, 'content'),
+      )
+    }
+    const spaced = Buffer.from('{"content" : "a", "content":\t"b"}')
+    expect(stringValuesIn(spaced, 0, spaced.length, Buffer.from('"content"'))).toEqual(['a', 'b'])
+  })
+
+  it('finds object-valued keys only inside the given range', () => {
+    const buffer = Buffer.from('{"a":1}{"usage" :{"x":1}}')
+    expect(hasKeyWithValueIn(buffer, 0, 7, Buffer.from('"usage"'), 0x7b)).toBe(false)
+    expect(hasKeyWithValueIn(buffer, 7, buffer.length, Buffer.from('"usage"'), 0x7b)).toBe(true)
+    const inString = Buffer.from(JSON.stringify({ text: '"usage":{}' }))
+    expect(hasKeyWithValueIn(inString, 0, inString.length, Buffer.from('"usage"'), 0x7b)).toBe(false)
   })
 })

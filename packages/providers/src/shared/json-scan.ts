@@ -134,3 +134,48 @@ export function hasKeyWithValueIn(
   }
   return false
 }
+
+/**
+ * stringValuesOf on the bytes `buffer[start, end)`: only the string values themselves are decoded
+ * (with JSON escapes resolved), not the text around them.
+ */
+export function stringValuesIn(buffer: Buffer, start: number, end: number, quotedKey: Buffer): string[] {
+  const values: string[] = []
+  let index = buffer.indexOf(quotedKey, start)
+  while (index !== -1 && index < end) {
+    let position = index + quotedKey.length
+    while (position < end && isWhitespaceByte(buffer[position])) position += 1
+    let next = position
+    if (buffer[position] === 0x3a) {
+      position += 1
+      while (position < end && isWhitespaceByte(buffer[position])) position += 1
+      next = position
+      if (position < end && buffer[position] === 0x22) {
+        let close = position + 1
+        let escaped = false
+        while (close < end && buffer[close] !== 0x22) {
+          if (buffer[close] === 0x5c) {
+            escaped = true
+            close += 2
+          } else {
+            close += 1
+          }
+        }
+        if (close >= end) return values // truncated: ignore the unterminated string
+        if (!escaped) {
+          values.push(buffer.toString('utf8', position + 1, close))
+        } else {
+          const raw = buffer.toString('utf8', position, close + 1)
+          try {
+            values.push(JSON.parse(raw) as string)
+          } catch {
+            values.push(raw.slice(1, -1))
+          }
+        }
+        next = close + 1
+      }
+    }
+    index = buffer.indexOf(quotedKey, Math.max(next, index + quotedKey.length))
+  }
+  return values
+}

@@ -5,7 +5,7 @@
  * https://platform.openai.com/docs/api-reference/chat-streaming
  */
 import type { StreamTransformer, UpstreamError } from '../adaptor.ts'
-import { hasKeyWithValue, hasKeyWithValueIn, stringValuesOf } from './json-scan.ts'
+import { hasKeyWithValue, hasKeyWithValueIn, stringValuesIn, stringValuesOf } from './json-scan.ts'
 import { type SseEvent, SseParser } from './sse.ts'
 import { mapUpstreamError } from './upstream-error.ts'
 import { normaliseUsage, type Usage } from './usage.ts'
@@ -30,6 +30,16 @@ const ERROR_KEY = Buffer.from('"error"')
 const OPEN_BRACE = 0x7b
 const LINE_FEED = 0x0a
 const CARRIAGE_RETURN = 0x0d
+const EMPTY_CHOICES = Buffer.from('"choices":[]')
+
+/** True when `chunk[start, end)` holds only JSON whitespace (the slow path's `data.trim() === ''`). */
+function isBlank(chunk: Buffer, start: number, end: number): boolean {
+  for (let index = start; index < end; index++) {
+    const byte = chunk[index]
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return false
+  }
+  return true
+}
 /** About 250k tokens of English: enough for any single completion we may need to count locally. */
 const DEFAULT_TEXT_CAP = 1 << 20
 
@@ -46,11 +56,13 @@ class OpenAiStreamTransformer implements StreamTransformer {
   private doneSent = false
   private readonly parser = new SseParser((event) => this.handleEvent(event))
   private readonly textKey: string
+  private readonly textKeyBytes: Buffer
   private readonly textCap: number
 
   constructor(private readonly options: OpenAiStreamOptions) {
     // Chat deltas carry `choices[].delta.content`; legacy completions carry `choices[].text`.
     this.textKey = options.mode === 'chat' ? 'content' : 'text'
+    this.textKeyBytes = Buffer.from(`"${this.textKey}"`)
     this.textCap = options.completionTextCap ?? DEFAULT_TEXT_CAP
   }
 
@@ -110,10 +122,12 @@ class OpenAiStreamTransformer implements StreamTransformer {
     const mayCarryUsage = hasKeyWithValueIn(chunk, start, end, USAGE_KEY, OPEN_BRACE)
     const mayCarryError = hasKeyWithValueIn(chunk, start, end, ERROR_KEY, OPEN_BRACE)
     if (mayCarryUsage || mayCarryError) return this.handleParsedEvent(chunk.toString('utf8', start, end))
-    const data = chunk.toString('utf8', start, end)
-    if (data.trim() === '') return false
-    if (this.options.mode === 'chat' && data.includes('"choices":[]')) return false
-    this.appendText(stringValuesOf(data, this.textKey))
+    if (isBlank(chunk, start, end)) return false
+    if (this.options.mode === 'chat') {
+      const emptyChoices = chunk.indexOf(EMPTY_CHOICES, start)
+      if (emptyChoices !== -1 && emptyChoices < end) return false
+    }
+    this.appendText(stringValuesIn(chunk, start, end, this.textKeyBytes))
     return true
   }
 

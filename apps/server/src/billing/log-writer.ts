@@ -7,8 +7,11 @@ import { prepareSqliteLogStatements, type SqliteLogStatements } from './sqlite-l
 
 /** Rows per query-builder INSERT: 200 rows of 16 columns stay far below every bound-parameter limit. */
 const ROWS_PER_INSERT = 200
-/** Rows per prepared-statement transaction: one relay flush, while a backlog still yields between them. */
-const ROWS_PER_SQLITE_TRANSACTION = 1000
+/**
+ * Rows per prepared-statement transaction. A flush yields to waiting requests between
+ * transactions, so this bounds how long a flush holds the event loop (a few milliseconds).
+ */
+const ROWS_PER_SQLITE_TRANSACTION = 250
 /** How soon a flush looks again at a connection the query builder holds in a transaction. */
 const BUSY_RETRY_MS = 10
 

@@ -120,7 +120,12 @@ describe('relay front', () => {
 describe('relay front while shutting down', () => {
   it('refuses new relay requests with 503 and closes the connection', async () => {
     const context = { config: { TRUST_PROXY: false } } as unknown as AppContext
-    const front = createRelayFront(context, {} as RelayServices, {} as FastifyBaseLogger)
+    const lines: Array<{ fields: Record<string, unknown>; message: string }> = []
+    const logger = {
+      level: 'info',
+      info: (fields: Record<string, unknown>, message: string) => lines.push({ fields, message }),
+    } as unknown as FastifyBaseLogger
+    const front = createRelayFront(context, {} as RelayServices, logger)
     const server = createServer((request, response) => {
       if (!front.handle(request, response)) response.writeHead(404).end()
     })
@@ -135,6 +140,11 @@ describe('relay front while shutting down', () => {
       expect(response.status).toBe(503)
       expect(response.headers.get('connection')).toBe('close')
       expect((await response.json()).error.code).toBe('shutting_down')
+      // Each relay request is logged once, as Fastify logs its own routes at level info.
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      expect(lines).toHaveLength(1)
+      expect(lines[0]?.message).toBe('relay request completed')
+      expect(lines[0]?.fields).toMatchObject({ res: { statusCode: 503 }, req: { method: 'POST' } })
       // Anything that is not a relayed POST is left to the next handler.
       expect((await fetch(`http://127.0.0.1:${port}/v1/models`)).status).toBe(404)
     } finally {

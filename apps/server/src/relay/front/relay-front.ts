@@ -44,6 +44,8 @@ export function createRelayFront(
 ): RelayFront {
   const clientIp = clientIpResolver(context.config.TRUST_PROXY)
   const relay = createRelayHandler(context, services, logger)
+  // One line per relay request, as Fastify writes for its own routes, when the level asks for it.
+  const logRequests = ['trace', 'debug', 'info'].includes(String(logger.level))
   let closing = false
   return {
     handle(request, response) {
@@ -61,6 +63,7 @@ export function createRelayFront(
       }
       const startedAt = process.hrtime.bigint()
       const requestId = generateRequestId()
+      if (logRequests) logCompletion(logger, request, response, requestId, startedAt)
       if (closing) {
         response.shouldKeepAlive = false
         request.resume()
@@ -105,6 +108,27 @@ export function createRelayFront(
       closing = true
     },
   }
+}
+
+function logCompletion(
+  logger: FastifyBaseLogger,
+  request: IncomingMessage,
+  response: ServerResponse,
+  requestId: string,
+  startedAt: bigint,
+): void {
+  response.once('close', () => {
+    logger.info(
+      {
+        reqId: requestId,
+        req: { method: request.method, url: request.url, remoteAddress: request.socket.remoteAddress },
+        res: { statusCode: response.statusCode },
+        responseTime: Number(process.hrtime.bigint() - startedAt) / 1e6,
+        completed: response.writableFinished,
+      },
+      'relay request completed',
+    )
+  })
 }
 
 function safeDecode(part: string): string {

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  hasKeyWithValue,
-  hasKeyWithValueIn,
-  lastObjectValueOf,
-  stringValuesIn,
-  stringValuesOf,
-} from './json-scan.ts'
+import { hasKeyWithValue, lastObjectValueOf, scanPayload, stringValuesOf } from './json-scan.ts'
 
 describe('json scan', () => {
   it('finds the last object-valued key, skipping braces and look-alike keys inside strings', () => {
@@ -36,29 +30,35 @@ describe('json scan', () => {
 
 describe('json scan on bytes', () => {
   const samples = [
-    { choices: [{ delta: { content: 'plain' } }] },
+    { choices: [{ delta: { content: 'plain' } }], usage: null },
     { choices: [{ delta: { content: 'Hé 你好 "quoted" \\ back\nslash' } }] },
     { content: 'content', nested: { content: 'second' }, other: { content: 3 } },
-    { note: '"content":"fake"', choices: [] },
+    { note: '"content":"fake" "usage":{}', choices: [], usage: { prompt_tokens: 1 } },
+    { error: { message: 'x' }, text: 'not content' },
   ]
 
-  it('reads the same string values as the text scan, surrounding bytes left out', () => {
+  it('finds the same text values and object-valued keys as the text scans, in one pass', () => {
     for (const sample of samples) {
       const text = JSON.stringify(sample)
       const framed = Buffer.from(`data: ${text}\n\n`)
-      expect(stringValuesIn(framed, 6, 6 + Buffer.byteLength(text), Buffer.from('"content"'))).toEqual(
-        stringValuesOf(text, 'content'),
-      )
+      const scan = scanPayload(framed, 6, 6 + Buffer.byteLength(text), Buffer.from('content'))
+      expect(scan.texts).toEqual(stringValuesOf(text, 'content'))
+      expect(scan.usageObject).toBe(hasKeyWithValue(text, 'usage', '{'))
+      expect(scan.errorObject).toBe(hasKeyWithValue(text, 'error', '{'))
     }
-    const spaced = Buffer.from('{"content" : "a", "content":\t"b"}')
-    expect(stringValuesIn(spaced, 0, spaced.length, Buffer.from('"content"'))).toEqual(['a', 'b'])
+    const spaced = Buffer.from('{"content" : "a", "content":\t"b", "usage" :\n{"x":1}}')
+    expect(scanPayload(spaced, 0, spaced.length, Buffer.from('content'))).toEqual({
+      usageObject: true,
+      errorObject: false,
+      texts: ['a', 'b'],
+    })
   })
 
-  it('finds object-valued keys only inside the given range', () => {
+  it('looks only inside the given range and stops at a cut-off string', () => {
     const buffer = Buffer.from('{"a":1}{"usage" :{"x":1}}')
-    expect(hasKeyWithValueIn(buffer, 0, 7, Buffer.from('"usage"'), 0x7b)).toBe(false)
-    expect(hasKeyWithValueIn(buffer, 7, buffer.length, Buffer.from('"usage"'), 0x7b)).toBe(true)
-    const inString = Buffer.from(JSON.stringify({ text: '"usage":{}' }))
-    expect(hasKeyWithValueIn(inString, 0, inString.length, Buffer.from('"usage"'), 0x7b)).toBe(false)
+    expect(scanPayload(buffer, 0, 7, Buffer.from('content')).usageObject).toBe(false)
+    expect(scanPayload(buffer, 7, buffer.length, Buffer.from('content')).usageObject).toBe(true)
+    const cut = Buffer.from('{"content":"abc')
+    expect(scanPayload(cut, 0, cut.length, Buffer.from('content')).texts).toEqual([])
   })
 })

@@ -109,73 +109,84 @@ export function lastObjectValueOf(text: string, key: string): string | undefined
 const isWhitespaceByte = (byte: number | undefined): boolean =>
   byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d
 
-/**
- * hasKeyWithValue on the bytes `buffer[start, end)` without decoding them: true when some
- * `quotedKey` (e.g. Buffer.from('"usage"')) is followed by ':' and a value whose first byte is
- * `firstByte`. The same JSON property applies: an unescaped quoted key can only be a key.
- */
-export function hasKeyWithValueIn(
-  buffer: Buffer,
-  start: number,
-  end: number,
-  quotedKey: Buffer,
-  firstByte: number,
-): boolean {
-  let index = buffer.indexOf(quotedKey, start)
-  while (index !== -1 && index < end) {
-    let position = index + quotedKey.length
-    while (position < end && isWhitespaceByte(buffer[position])) position += 1
-    if (buffer[position] === 0x3a) {
-      position += 1
-      while (position < end && isWhitespaceByte(buffer[position])) position += 1
-      if (position < end && buffer[position] === firstByte) return true
-    }
-    index = buffer.indexOf(quotedKey, index + quotedKey.length)
+/** What the stream transformer needs to know about one event's JSON payload. */
+export interface PayloadScan {
+  /** Some `usage` key holds an object. */
+  usageObject: boolean
+  /** Some `error` key holds an object. */
+  errorObject: boolean
+  /** The decoded string values of every `textKey` key, in order. */
+  texts: string[]
+}
+
+const USAGE = Buffer.from('usage')
+const ERROR = Buffer.from('error')
+
+function sameBytes(buffer: Buffer, start: number, length: number, word: Buffer): boolean {
+  if (length !== word.length) return false
+  for (let index = 0; index < length; index++) if (buffer[start + index] !== word[index]) return false
+  return true
+}
+
+/** Index of the closing quote of the string opening at `open`, or -1 when it is cut off. */
+function stringEnd(buffer: Buffer, open: number, end: number): number {
+  let position = open + 1
+  while (position < end) {
+    const byte = buffer[position]
+    if (byte === 0x22) return position
+    position += byte === 0x5c ? 2 : 1
   }
-  return false
+  return -1
 }
 
 /**
- * stringValuesOf on the bytes `buffer[start, end)`: only the string values themselves are decoded
- * (with JSON escapes resolved), not the text around them.
+ * One pass over the JSON bytes `buffer[start, end)`, without decoding them: strings are stepped
+ * over whole, so text inside values can never pass for a key. Cheaper than searching the bytes once
+ * per key, and only the wanted string values are decoded.
  */
-export function stringValuesIn(buffer: Buffer, start: number, end: number, quotedKey: Buffer): string[] {
-  const values: string[] = []
-  let index = buffer.indexOf(quotedKey, start)
-  while (index !== -1 && index < end) {
-    let position = index + quotedKey.length
-    while (position < end && isWhitespaceByte(buffer[position])) position += 1
-    let next = position
-    if (buffer[position] === 0x3a) {
+export function scanPayload(buffer: Buffer, start: number, end: number, textKey: Buffer): PayloadScan {
+  const scan: PayloadScan = { usageObject: false, errorObject: false, texts: [] }
+  let position = start
+  while (position < end) {
+    if (buffer[position] !== 0x22) {
       position += 1
-      while (position < end && isWhitespaceByte(buffer[position])) position += 1
-      next = position
-      if (position < end && buffer[position] === 0x22) {
-        let close = position + 1
-        let escaped = false
-        while (close < end && buffer[close] !== 0x22) {
-          if (buffer[close] === 0x5c) {
-            escaped = true
-            close += 2
-          } else {
-            close += 1
-          }
-        }
-        if (close >= end) return values // truncated: ignore the unterminated string
-        if (!escaped) {
-          values.push(buffer.toString('utf8', position + 1, close))
-        } else {
-          const raw = buffer.toString('utf8', position, close + 1)
-          try {
-            values.push(JSON.parse(raw) as string)
-          } catch {
-            values.push(raw.slice(1, -1))
-          }
-        }
-        next = close + 1
-      }
+      continue
     }
-    index = buffer.indexOf(quotedKey, Math.max(next, index + quotedKey.length))
+    const close = stringEnd(buffer, position, end)
+    if (close === -1) return scan
+    let next = close + 1
+    while (next < end && isWhitespaceByte(buffer[next])) next += 1
+    if (buffer[next] !== 0x3a) {
+      position = close + 1 // a string value
+      continue
+    }
+    next += 1
+    while (next < end && isWhitespaceByte(buffer[next])) next += 1
+    const keyStart = position + 1
+    const keyLength = close - keyStart
+    const first = buffer[next]
+    if (first === 0x7b && sameBytes(buffer, keyStart, keyLength, USAGE)) scan.usageObject = true
+    else if (first === 0x7b && sameBytes(buffer, keyStart, keyLength, ERROR)) scan.errorObject = true
+    else if (first === 0x22 && sameBytes(buffer, keyStart, keyLength, textKey)) {
+      const valueEnd = stringEnd(buffer, next, end)
+      if (valueEnd === -1) return scan
+      scan.texts.push(decodeJsonString(buffer, next, valueEnd))
+      next = valueEnd + 1
+    }
+    position = next
   }
-  return values
+  return scan
+}
+
+/** The JSON string whose quotes are at `open` and `close`, escapes resolved. */
+function decodeJsonString(buffer: Buffer, open: number, close: number): string {
+  let escaped = false
+  for (let index = open + 1; index < close && !escaped; index++) escaped = buffer[index] === 0x5c
+  if (!escaped) return buffer.toString('utf8', open + 1, close)
+  const raw = buffer.toString('utf8', open, close + 1)
+  try {
+    return JSON.parse(raw) as string
+  } catch {
+    return raw.slice(1, -1)
+  }
 }

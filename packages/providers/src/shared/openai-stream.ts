@@ -5,7 +5,7 @@
  * https://platform.openai.com/docs/api-reference/chat-streaming
  */
 import type { StreamTransformer, UpstreamError } from '../adaptor.ts'
-import { hasKeyWithValue, hasKeyWithValueIn, stringValuesIn, stringValuesOf } from './json-scan.ts'
+import { hasKeyWithValue, scanPayload, stringValuesOf } from './json-scan.ts'
 import { type SseEvent, SseParser } from './sse.ts'
 import { mapUpstreamError } from './upstream-error.ts'
 import { normaliseUsage, type Usage } from './usage.ts'
@@ -25,12 +25,25 @@ export interface OpenAiStreamOptions {
 const DONE_EVENT = 'data: [DONE]\n\n'
 const DATA_PREFIX = Buffer.from('data: ')
 const DONE_PAYLOAD = Buffer.from('[DONE]')
-const USAGE_KEY = Buffer.from('"usage"')
-const ERROR_KEY = Buffer.from('"error"')
-const OPEN_BRACE = 0x7b
 const LINE_FEED = 0x0a
 const CARRIAGE_RETURN = 0x0d
 const EMPTY_CHOICES = Buffer.from('"choices":[]')
+
+/** Which rarer markers a chunk holds at all (see pushWholeEvents). */
+interface ChunkScan {
+  /** Where `"choices":[]` occurs in the chunk (Azure's content-filter chunks, the usage chunk). */
+  emptyChoicesAt: number[]
+}
+
+function positionsOf(chunk: Buffer, needle: Buffer): number[] {
+  const positions: number[] = []
+  let index = chunk.indexOf(needle)
+  while (index !== -1) {
+    positions.push(index)
+    index = chunk.indexOf(needle, index + needle.length)
+  }
+  return positions
+}
 
 /** True when `chunk[start, end)` holds only JSON whitespace (the slow path's `data.trim() === ''`). */
 function isBlank(chunk: Buffer, start: number, end: number): boolean {
@@ -62,7 +75,7 @@ class OpenAiStreamTransformer implements StreamTransformer {
   constructor(private readonly options: OpenAiStreamOptions) {
     // Chat deltas carry `choices[].delta.content`; legacy completions carry `choices[].text`.
     this.textKey = options.mode === 'chat' ? 'content' : 'text'
-    this.textKeyBytes = Buffer.from(`"${this.textKey}"`)
+    this.textKeyBytes = Buffer.from(this.textKey)
     this.textCap = options.completionTextCap ?? DEFAULT_TEXT_CAP
   }
 
@@ -97,11 +110,15 @@ class OpenAiStreamTransformer implements StreamTransformer {
       bounds.push(position, lineEnd + 2)
       position = lineEnd + 2
     }
+    // Searched once per chunk rather than once per event (each search runs to the chunk's end).
+    const scan: ChunkScan = {
+      emptyChoicesAt: this.options.mode === 'chat' ? positionsOf(chunk, EMPTY_CHOICES) : [],
+    }
     let forwarded: Buffer[] | undefined
     for (let index = 0; index < bounds.length; index += 2) {
       const eventStart = bounds[index]!
       const eventEnd = bounds[index + 1]!
-      const forward = this.judgePayload(chunk, eventStart + DATA_PREFIX.length, eventEnd - 2)
+      const forward = this.judgePayload(chunk, eventStart + DATA_PREFIX.length, eventEnd - 2, scan)
       if (!forward && !forwarded) forwarded = [chunk.subarray(0, eventStart)]
       else if (forward && forwarded) forwarded.push(chunk.subarray(eventStart, eventEnd))
     }
@@ -109,7 +126,7 @@ class OpenAiStreamTransformer implements StreamTransformer {
   }
 
   /** handleEvent's decisions for one payload held in `chunk[start, end)`: true to forward it. */
-  private judgePayload(chunk: Buffer, start: number, end: number): boolean {
+  private judgePayload(chunk: Buffer, start: number, end: number, scan: ChunkScan): boolean {
     if (this.doneSent) return false
     if (
       end - start === DONE_PAYLOAD.length &&
@@ -119,15 +136,13 @@ class OpenAiStreamTransformer implements StreamTransformer {
       this.doneSent = true
       return true
     }
-    const mayCarryUsage = hasKeyWithValueIn(chunk, start, end, USAGE_KEY, OPEN_BRACE)
-    const mayCarryError = hasKeyWithValueIn(chunk, start, end, ERROR_KEY, OPEN_BRACE)
-    if (mayCarryUsage || mayCarryError) return this.handleParsedEvent(chunk.toString('utf8', start, end))
-    if (isBlank(chunk, start, end)) return false
-    if (this.options.mode === 'chat') {
-      const emptyChoices = chunk.indexOf(EMPTY_CHOICES, start)
-      if (emptyChoices !== -1 && emptyChoices < end) return false
+    const payload = scanPayload(chunk, start, end, this.textKeyBytes)
+    if (payload.usageObject || payload.errorObject) {
+      return this.handleParsedEvent(chunk.toString('utf8', start, end))
     }
-    this.appendText(stringValuesIn(chunk, start, end, this.textKeyBytes))
+    if (isBlank(chunk, start, end)) return false
+    if (scan.emptyChoicesAt.some((position) => position >= start && position < end)) return false
+    this.appendText(payload.texts)
     return true
   }
 

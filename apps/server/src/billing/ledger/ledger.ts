@@ -53,14 +53,6 @@ export class Ledger {
     if (sqlite) this.prepared = prepareSqliteLedger(sqlite)
   }
 
-  /**
-   * The prepared SQLite statements, unless the query builder holds the single connection in an
-   * open transaction (then our writes would join it): wait for it through the builder instead.
-   */
-  private fast(): SqliteLedgerStatements | undefined {
-    return this.prepared && !this.sqlite?.inTransaction ? this.prepared : undefined
-  }
-
   async reserve(tokenId: number, userId: number, amount: number): Promise<ReserveResult> {
     const reservation: Reservation = { tokenId, userId, amount, settled: false }
     if (amount <= 0) return { ok: true, reservation }
@@ -120,6 +112,7 @@ export class Ledger {
         channelId,
         reservation.amount,
         actual,
+        1,
       ])
       if (this.pendingSettlements.length >= SETTLE_BATCH_SIZE) this.flushInBackground()
       else this.flushTimer ??= setTimeout(() => this.flushInBackground(), SETTLE_BATCH_DELAY_MS)
@@ -221,8 +214,13 @@ export class Ledger {
     reservation.settled = true
     const amount = reservation.amount
     if (amount <= 0) return
-    const fast = this.fast()
-    if (fast) return fast.refund(reservation.tokenId, reservation.userId, amount)
+    if (this.prepared) {
+      // Through the settlement queue, committed at once: the quota is usable by the retry that
+      // usually follows on another channel.
+      this.pendingSettlements.push([reservation.tokenId, reservation.userId, 0, amount, 0, 0])
+      this.flushInBackground()
+      return
+    }
     await this.db.transaction().execute(async (trx) => {
       await trx
         .updateTable('tokens')

@@ -14,7 +14,6 @@ export interface SqliteLedgerStatements {
     reservations: ReadonlyArray<ReservationRequest>,
     settlements: ReadonlyArray<Settlement>,
   ): ReservationOutcome[]
-  refund(tokenId: number, userId: number, amount: number): void
 }
 
 export interface ReservationRequest {
@@ -28,12 +27,17 @@ export interface ReservationRequest {
 /** 'ok', or which balance was too short (then the reservation changed nothing). */
 export type ReservationOutcome = 'ok' | 'token' | 'user'
 
+/**
+ * A request's reservation replaced by what it cost. A refund is a settlement that cost nothing and
+ * is not counted as a request (`counted` 0).
+ */
 export type Settlement = readonly [
   tokenId: number,
   userId: number,
   channelId: number,
   reserved: number,
   actual: number,
+  counted: 0 | 1,
 ]
 
 export function prepareSqliteLedger(database: SqliteDatabase.Database): SqliteLedgerStatements {
@@ -53,7 +57,6 @@ export function prepareSqliteLedger(database: SqliteDatabase.Database): SqliteLe
     `update users set quota = quota - @delta, used_quota = used_quota + @actual, request_count = request_count + @requests
      where id = @userId`,
   )
-  const creditUser = database.prepare('update users set quota = quota + @amount where id = @userId')
   const chargeChannel = database.prepare(
     'update channels set used_quota = used_quota + @actual where id = @channelId',
   )
@@ -119,13 +122,13 @@ export function prepareSqliteLedger(database: SqliteDatabase.Database): SqliteLe
     const tokenDeltas = new Map<number, number>()
     const users = new Map<number, { delta: number; actual: number; requests: number }>()
     const channels = new Map<number, number>()
-    for (const [tokenId, userId, channelId, reserved, actual] of settlements) {
+    for (const [tokenId, userId, channelId, reserved, actual, counted] of settlements) {
       const delta = actual - reserved
       tokenDeltas.set(tokenId, (tokenDeltas.get(tokenId) ?? 0) + delta)
       const user = users.get(userId) ?? { delta: 0, actual: 0, requests: 0 }
       user.delta += delta
       user.actual += actual
-      user.requests += 1
+      user.requests += counted
       users.set(userId, user)
       if (actual !== 0 && channelId > 0) channels.set(channelId, (channels.get(channelId) ?? 0) + actual)
     }
@@ -145,12 +148,7 @@ export function prepareSqliteLedger(database: SqliteDatabase.Database): SqliteLe
       return outcomes
     },
   )
-  const refund = database.transaction((tokenId: number, userId: number, amount: number) => {
-    adjustToken.run({ tokenId, delta: -amount })
-    creditUser.run({ userId, amount })
-  })
   return {
     commitBatch: (reservations, settlements) => commitBatch.immediate(reservations, settlements),
-    refund: (tokenId, userId, amount) => refund(tokenId, userId, amount),
   }
 }

@@ -151,6 +151,18 @@ describe.each(testDialects())('relay errors on %s', (dialect) => {
     )
   })
 
+  it('refuses a pinned channel once it is disabled, and serves it again when re-enabled', async () => {
+    const pinned = fixture.openai(`${rootKey}-${secondChannel}`)
+    await fixture.updateChannel(secondChannel, { status: 2 })
+    try {
+      expectOpenAiError(await relayFailure(chat(pinned)), 403, 'channel_disabled')
+    } finally {
+      await fixture.updateChannel(secondChannel, { status: 1 })
+    }
+    const { response } = await chat(pinned).withResponse()
+    expect((await fixture.logFor(response.headers.get(REQUEST_ID))).channel_id).toBe(secondChannel)
+  })
+
   it('refuses malformed bodies with 400 before any upstream call', async () => {
     const before = upstreamCount()
     const authorization = `Bearer ${rootKey}`

@@ -100,7 +100,8 @@ async function serve(context: AppContext, services: RelayServices, state: RelayS
   let unpriced: string | undefined
   for (let attempt = 0; attempt < attempts; attempt++) {
     const channel = caller.pinnedChannelId
-      ? await pinnedChannel(context, caller.pinnedChannelId)
+      ? (services.router.channel(caller.pinnedChannelId) ??
+        (await pinnedChannel(context, caller.pinnedChannelId)))
       : services.router.select(group, facts.model, excluded)
     if (!channel) break
     excluded.add(channel.id)
@@ -206,6 +207,7 @@ async function serve(context: AppContext, services: RelayServices, state: RelayS
   )
 }
 
+/** A pinned channel the routing index does not hold: read it to say why, or to use it anyway. */
 async function pinnedChannel(context: AppContext, id: number): Promise<RoutedChannel> {
   const row = await findChannelById(context.db, id)
   if (!row)

@@ -20,6 +20,7 @@ interface Tier {
  */
 export class ChannelRouter {
   private index = new Map<string, Tier[]>()
+  private channels = new Map<number, RoutedChannel>()
   private readonly cooldowns = new Map<number, { failures: number; until: number }>()
   private reloadTimer: NodeJS.Timeout | undefined
   private loading: Promise<void> | undefined
@@ -68,6 +69,7 @@ export class ChannelRouter {
     }
     for (const tiers of index.values()) tiers.sort((a, b) => b.priority - a.priority)
     this.index = index
+    this.channels = channels
   }
 
   /** Reloads soon, coalescing bursts of changes (a batch create announces many). */
@@ -105,6 +107,11 @@ export class ChannelRouter {
     const models: string[] = []
     for (const key of this.index.keys()) if (key.startsWith(prefix)) models.push(key.slice(prefix.length))
     return models.sort()
+  }
+
+  /** An enabled channel that serves at least one model, from the loaded index (no database read). */
+  channel(id: number): RoutedChannel | undefined {
+    return this.channels.get(id)
   }
 
   hasRoute(group: string, model: string): boolean {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../app-context.ts'
 import { RelayError } from './auth/relay-error.ts'
 import { registerBillingRoutes } from './billing-routes.ts'
+import { corsHeaders } from './front/client-response.ts'
 import { RELAY_BODY_LIMIT } from './front/relay-front.ts'
 import { PROMETHEUS_CONTENT_TYPE } from './metrics/prometheus.ts'
 import { registerModelRoutes } from './models-routes.ts'
@@ -47,8 +48,7 @@ export async function registerRelayRoutes(
       (_request, body, done) => done(null, body),
     )
     relay.addHook('onRequest', (request, reply, done) => {
-      reply.header('access-control-allow-origin', request.headers.origin ?? '*')
-      reply.header('vary', 'origin')
+      reply.headers(corsHeaders(request.headers.origin))
       if (request.method !== 'OPTIONS') return done()
       // A preflight is answered here; the chain stops.
       reply

@@ -2,16 +2,16 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import { REQUEST_ID_HEADER } from '../../http/request-id.ts'
 import type { RelayError } from '../auth/relay-error.ts'
 
-/**
- * Answers of the relay front, written straight to Node's response. Every one carries the request
- * id and the relay's CORS headers (browsers call the relay directly with their own origin).
- */
+/** The relay's CORS headers, on every /v1 answer: browsers call the relay with their own origin. */
+export function corsHeaders(origin: string | undefined): OutgoingHttpHeaders {
+  return { 'access-control-allow-origin': origin ?? '*', vary: 'origin' }
+}
+
+/** Answers of the relay front, written straight to Node's response: request id and CORS headers. */
 export function relayHeaders(response: ServerResponse, requestId: string): OutgoingHttpHeaders {
-  return {
-    [REQUEST_ID_HEADER]: requestId,
-    'access-control-allow-origin': response.req.headers.origin ?? '*',
-    vary: 'origin',
-  }
+  const headers = corsHeaders(response.req.headers.origin)
+  headers[REQUEST_ID_HEADER] = requestId
+  return headers
 }
 
 export function sendAnswer(

@@ -83,6 +83,18 @@ describe('relay front', () => {
     expect(refused.status).toBe(401)
     expect(refused.headers.get('access-control-allow-origin')).toBe('https://app.example')
     expect(refused.headers.get('vary')).toBe('origin')
+    // The /v1 routes Fastify serves send the same headers, preflights included.
+    const preflight = await fetch(`${fixture.baseUrl}/v1/chat/completions`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example')
+    const models = await fetch(`${fixture.baseUrl}/v1/models`, {
+      headers: { origin: 'https://app.example', authorization: `Bearer ${key}` },
+    })
+    expect(models.status).toBe(200)
+    expect(models.headers.get('access-control-allow-origin')).toBe('https://app.example')
   })
 
   it('logs the X-Forwarded-For client only when TRUST_PROXY says the proxy is trusted', async () => {

@@ -3,7 +3,7 @@
  * upstream bytes untouched; only usage and (when usage is missing) the generated text are extracted.
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
-import { hasKeyWithValue, lastObjectValueOf } from '../shared/json-scan.ts'
+import { scanPayload } from '../shared/json-scan.ts'
 import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
 import { hasTokens, normaliseUsage, type Usage } from '../shared/usage.ts'
 
@@ -73,12 +73,12 @@ function parseTranscription(response: UpstreamResponse): ParsedResponse | Upstre
  * mostly numbers): only the usage object is parsed. Undefined, and the reply is parsed in full,
  * when there is no usage with tokens or the reply may carry an error object.
  */
-function scannedUsage(text: string): Usage | undefined {
-  if (text.charCodeAt(0) !== 0x7b || hasKeyWithValue(text, 'error', '{')) return undefined
-  const usageText = lastObjectValueOf(text, 'usage')
-  if (!usageText) return undefined
+function scannedUsage(body: Buffer): Usage | undefined {
+  if (body[0] !== 0x7b) return undefined
+  const scan = scanPayload(body, 0, body.length)
+  if (scan.errorObject || !scan.usage) return undefined
   try {
-    const usage = normaliseUsage(JSON.parse(usageText))
+    const usage = normaliseUsage(JSON.parse(body.toString('utf8', scan.usage.start, scan.usage.end)))
     return hasTokens(usage) ? usage : undefined
   } catch {
     return undefined
@@ -99,11 +99,11 @@ export function parseOpenAiResponse(
   if (request.mode === 'audio-transcription' || request.mode === 'audio-translation') {
     return parseTranscription(response)
   }
-  const text = body.toString('utf8')
   if (!request.stream) {
-    const usage = scannedUsage(text)
+    const usage = scannedUsage(body)
     if (usage) return { kind: 'response', body, usage }
   }
+  const text = body.toString('utf8')
   let json: unknown
   try {
     json = JSON.parse(text)

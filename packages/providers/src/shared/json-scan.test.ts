@@ -1,27 +1,32 @@
 import { describe, expect, it } from 'vitest'
-import { hasKeyWithValue, lastObjectValueOf, scanPayload, stringValuesOf } from './json-scan.ts'
+import { type PayloadScan, scanPayload } from './json-scan.ts'
+
+const CONTENT = Buffer.from('content')
+const scanText = (text: string, textKey: Buffer | undefined = CONTENT) =>
+  scanPayload(Buffer.from(text), 0, Buffer.byteLength(text), textKey)
+const usageOf = (text: string, scan: PayloadScan) =>
+  scan.usage ? JSON.parse(Buffer.from(text).toString('utf8', scan.usage.start, scan.usage.end)) : undefined
 
 describe('json scan', () => {
-  it('finds the last object-valued key, skipping braces and look-alike keys inside strings', () => {
+  it('finds the last object-valued usage, skipping braces and look-alike keys inside strings', () => {
     const reply = {
       choices: [{ message: { content: 'say "usage":{"prompt_tokens":999} and } braces {' } }],
       nested: { usage: 'not an object' },
       usage: { prompt_tokens: 3, completion_tokens: 4, details: { text: '}}{' } },
     }
     const text = JSON.stringify(reply)
-    expect(JSON.parse(lastObjectValueOf(text, 'usage') ?? 'null')).toEqual(reply.usage)
+    expect(usageOf(text, scanText(text))).toEqual(reply.usage)
   })
 
-  it('returns undefined when the key is missing, not an object, or the object is cut off', () => {
-    expect(lastObjectValueOf('{"a":1}', 'usage')).toBeUndefined()
-    expect(lastObjectValueOf('{"usage":null}', 'usage')).toBeUndefined()
-    expect(lastObjectValueOf('{"usage":{"prompt_tokens":1', 'usage')).toBeUndefined()
+  it('finds no usage when the key is missing, not an object, or the object is cut off', () => {
+    expect(scanText('{"a":1}').usage).toBeUndefined()
+    expect(scanText('{"usage":null}').usage).toBeUndefined()
+    expect(scanText('{"usage":{"prompt_tokens":1').usage).toBeUndefined()
   })
 
   it('tells keys from string contents', () => {
-    const text = JSON.stringify({ content: '"error":{"x":1}', error: null })
-    expect(hasKeyWithValue(text, 'error', '{')).toBe(false)
-    expect(stringValuesOf(JSON.stringify({ a: { content: 'x\n"y"' }, content: 'z' }), 'content')).toEqual([
+    expect(scanText(JSON.stringify({ content: '"error":{"x":1}', error: null })).errorObject).toBe(false)
+    expect(scanText(JSON.stringify({ a: { content: 'x\n"y"' }, content: 'z' })).texts).toEqual([
       'x\n"y"',
       'z',
     ])
@@ -29,36 +34,52 @@ describe('json scan', () => {
 })
 
 describe('json scan on bytes', () => {
-  const samples = [
-    { choices: [{ delta: { content: 'plain' } }], usage: null },
-    { choices: [{ delta: { content: 'Hé 你好 "quoted" \\ back\nslash' } }] },
-    { content: 'content', nested: { content: 'second' }, other: { content: 3 } },
-    { note: '"content":"fake" "usage":{}', choices: [], usage: { prompt_tokens: 1 } },
-    { error: { message: 'x' }, text: 'not content' },
+  const samples: Array<[unknown, { texts: string[]; usage: unknown; errorObject: boolean }]> = [
+    [
+      { choices: [{ delta: { content: 'plain' } }], usage: null },
+      { texts: ['plain'], usage: undefined, errorObject: false },
+    ],
+    [
+      { choices: [{ delta: { content: 'Hé 你好 "quoted" \\ back\nslash' } }] },
+      { texts: ['Hé 你好 "quoted" \\ back\nslash'], usage: undefined, errorObject: false },
+    ],
+    [
+      { content: 'content', nested: { content: 'second' }, other: { content: 3 } },
+      { texts: ['content', 'second'], usage: undefined, errorObject: false },
+    ],
+    [
+      { note: '"content":"fake" "usage":{}', choices: [], usage: { prompt_tokens: 1 } },
+      { texts: [], usage: { prompt_tokens: 1 }, errorObject: false },
+    ],
+    [
+      { error: { message: 'x' }, text: 'not content' },
+      { texts: [], usage: undefined, errorObject: true },
+    ],
   ]
 
-  it('finds the same text values and object-valued keys as the text scans, in one pass', () => {
-    for (const sample of samples) {
+  it('reads text values, usage and error objects of a payload framed inside a larger buffer', () => {
+    for (const [sample, expected] of samples) {
       const text = JSON.stringify(sample)
       const framed = Buffer.from(`data: ${text}\n\n`)
-      const scan = scanPayload(framed, 6, 6 + Buffer.byteLength(text), Buffer.from('content'))
-      expect(scan.texts).toEqual(stringValuesOf(text, 'content'))
-      expect(scan.usageObject).toBe(hasKeyWithValue(text, 'usage', '{'))
-      expect(scan.errorObject).toBe(hasKeyWithValue(text, 'error', '{'))
+      const scan = scanPayload(framed, 6, 6 + Buffer.byteLength(text), CONTENT)
+      expect(scan.texts).toEqual(expected.texts)
+      expect(scan.errorObject).toBe(expected.errorObject)
+      const usage = scan.usage
+        ? JSON.parse(framed.toString('utf8', scan.usage.start, scan.usage.end))
+        : undefined
+      expect(usage).toEqual(expected.usage)
     }
-    const spaced = Buffer.from('{"content" : "a", "content":\t"b", "usage" :\n{"x":1}}')
-    expect(scanPayload(spaced, 0, spaced.length, Buffer.from('content'))).toEqual({
-      usageObject: true,
-      errorObject: false,
-      texts: ['a', 'b'],
-    })
+    const spaced = '{"content" : "a", "content":\t"b", "usage" :\n{"x":1}}'
+    const scan = scanText(spaced)
+    expect(scan.texts).toEqual(['a', 'b'])
+    expect(scan.errorObject).toBe(false)
+    expect(usageOf(spaced, scan)).toEqual({ x: 1 })
   })
 
   it('looks only inside the given range and stops at a cut-off string', () => {
     const buffer = Buffer.from('{"a":1}{"usage" :{"x":1}}')
-    expect(scanPayload(buffer, 0, 7, Buffer.from('content')).usageObject).toBe(false)
-    expect(scanPayload(buffer, 7, buffer.length, Buffer.from('content')).usageObject).toBe(true)
-    const cut = Buffer.from('{"content":"abc')
-    expect(scanPayload(cut, 0, cut.length, Buffer.from('content')).texts).toEqual([])
+    expect(scanPayload(buffer, 0, 7, CONTENT).usage).toBeUndefined()
+    expect(scanPayload(buffer, 7, buffer.length, CONTENT).usage).toBeDefined()
+    expect(scanText('{"content":"abc').texts).toEqual([])
   })
 })

@@ -5,7 +5,7 @@
  * https://platform.openai.com/docs/api-reference/chat-streaming
  */
 import type { StreamTransformer, UpstreamError } from '../adaptor.ts'
-import { hasKeyWithValue, scanPayload, stringValuesOf } from './json-scan.ts'
+import { scanPayload } from './json-scan.ts'
 import { type SseEvent, SseParser } from './sse.ts'
 import { mapUpstreamError } from './upstream-error.ts'
 import { normaliseUsage, type Usage } from './usage.ts'
@@ -111,9 +111,7 @@ class OpenAiStreamTransformer implements StreamTransformer {
       position = lineEnd + 2
     }
     // Searched once per chunk rather than once per event (each search runs to the chunk's end).
-    const scan: ChunkScan = {
-      emptyChoicesAt: this.options.mode === 'chat' ? positionsOf(chunk, EMPTY_CHOICES) : [],
-    }
+    const scan: ChunkScan = { emptyChoicesAt: this.emptyChoicesIn(chunk) }
     let forwarded: Buffer[] | undefined
     for (let index = 0; index < bounds.length; index += 2) {
       const eventStart = bounds[index]!
@@ -125,7 +123,10 @@ class OpenAiStreamTransformer implements StreamTransformer {
     return forwarded ? Buffer.concat(forwarded) : chunk
   }
 
-  /** handleEvent's decisions for one payload held in `chunk[start, end)`: true to forward it. */
+  /**
+   * What to do with one event whose payload is `chunk[start, end)`: true to forward it. Nothing
+   * follows [DONE]; blank events are dropped; events with usage or an error are parsed.
+   */
   private judgePayload(chunk: Buffer, start: number, end: number, scan: ChunkScan): boolean {
     if (this.doneSent) return false
     if (
@@ -137,10 +138,12 @@ class OpenAiStreamTransformer implements StreamTransformer {
       return true
     }
     const payload = scanPayload(chunk, start, end, this.textKeyBytes)
-    if (payload.usageObject || payload.errorObject) {
+    if (payload.usage || payload.errorObject) {
       return this.handleParsedEvent(chunk.toString('utf8', start, end))
     }
     if (isBlank(chunk, start, end)) return false
+    // Azure sends content-filter chunks with no choices and no usage; one-api drops them because
+    // clients index choices[0] (reference §2.7).
     if (scan.emptyChoicesAt.some((position) => position >= start && position < end)) return false
     this.appendText(payload.texts)
     return true
@@ -161,27 +164,15 @@ class OpenAiStreamTransformer implements StreamTransformer {
     return output
   }
 
+  /** An event the line parser assembled: judged like a fast-path one, re-framed as `data: ...`. */
   private handleEvent(event: SseEvent): void {
-    if (this.doneSent) return // nothing may follow [DONE]
-    const data = event.data
-    if (data === '[DONE]') {
-      this.upstreamCompleted = true
-      this.doneSent = true
-      this.output += DONE_EVENT
-      return
-    }
-    if (data.trim() === '') return
-    const mayCarryUsage = hasKeyWithValue(data, 'usage', '{')
-    const mayCarryError = hasKeyWithValue(data, 'error', '{')
-    if (mayCarryUsage || mayCarryError) {
-      if (!this.handleParsedEvent(data)) return
-    } else {
-      // Azure sends content-filter chunks with no choices and no usage; one-api drops them
-      // because clients index choices[0] (reference §2.7).
-      if (this.options.mode === 'chat' && data.includes('"choices":[]')) return
-      this.appendText(stringValuesOf(data, this.textKey))
-    }
-    this.output += `data: ${data}\n\n`
+    const payload = Buffer.from(event.data)
+    const scan = { emptyChoicesAt: this.emptyChoicesIn(payload) }
+    if (this.judgePayload(payload, 0, payload.length, scan)) this.output += `data: ${event.data}\n\n`
+  }
+
+  private emptyChoicesIn(chunk: Buffer): number[] {
+    return this.options.mode === 'chat' ? positionsOf(chunk, EMPTY_CHOICES) : []
   }
 
   /** Handles a chunk that needs a real parse. Returns false when it must not be forwarded. */

@@ -136,12 +136,22 @@ describe('LogWriter on SQLite', () => {
     rmSync(directory, { recursive: true, force: true })
   })
 
-  it('stores exactly the rows and totals the query builder stores, without going through it', async () => {
+  /** Two fresh databases: one written through prepared statements (its builder counted), one through the builder. */
+  async function preparedAndBuilderWriters() {
     const prepared = await database()
     const builder = await database()
     const counter = new QueryCounter()
-    const fast = writer(prepared.db.withPlugin(counter), prepared)
-    const slow = writer(builder.db)
+    return {
+      prepared,
+      builder,
+      counter,
+      fast: writer(prepared.db.withPlugin(counter), prepared),
+      slow: writer(builder.db),
+    }
+  }
+
+  it('stores exactly the rows and totals the query builder stores, without going through it', async () => {
+    const { prepared, builder, counter, fast, slow } = await preparedAndBuilderWriters()
     const logs = sampleLogs(2_345, 'same')
     // Three flushes of uneven sizes, the last one over a transaction's worth of rows.
     for (const [from, to] of [
@@ -165,11 +175,7 @@ describe('LogWriter on SQLite', () => {
   })
 
   it('stores a log that leaves a column out as the query builder does, through it', async () => {
-    const prepared = await database()
-    const builder = await database()
-    const counter = new QueryCounter()
-    const fast = writer(prepared.db.withPlugin(counter), prepared)
-    const slow = writer(builder.db)
+    const { prepared, builder, counter, fast, slow } = await preparedAndBuilderWriters()
     const logs = sampleLogs(450, 'partial')
     // content is the one column without a default; the builder stores NULL for it.
     const { content: _left, ...withoutContent } = logs[300]

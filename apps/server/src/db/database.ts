@@ -38,8 +38,8 @@ export function openDatabase<Schema>(
   const plugins = target.dialect === 'sqlite' ? [new SqliteBooleanPlugin()] : []
   const sqlite = target.dialect === 'sqlite' ? openSqlite(target.path, options) : undefined
   const checkpointer =
-    sqlite && target.dialect === 'sqlite' && target.path !== ':memory:'
-      ? new WalCheckpointer(resolve(target.path), CHECKPOINT_INTERVAL_MS, options.busyTimeoutMs)
+    sqlite && !sqlite.memory
+      ? new WalCheckpointer(sqlite.name, CHECKPOINT_INTERVAL_MS, options.busyTimeoutMs)
       : undefined
   const dialect =
     target.dialect === 'sqlite' ? new SqliteDialect({ database: sqlite! }) : createDialect(target, options)
@@ -65,7 +65,7 @@ function openSqlite(file: string, options: DatabaseOptions): SqliteDatabase.Data
   database.pragma(`busy_timeout = ${options.busyTimeoutMs}`)
   // Checkpoints are run by a worker thread (WalCheckpointer), not inside our commits. The
   // auto-checkpoint stays as a backstop, far out, should the worker fall behind.
-  database.pragma(`wal_autocheckpoint = ${path === ':memory:' ? 1000 : 50_000}`)
+  database.pragma('wal_autocheckpoint = 50000')
   // Memory-mapped reads roughly halve full scans of a large logs table.
   database.pragma('mmap_size = 268435456')
   return database

@@ -11,6 +11,8 @@ import { freePort, REPOSITORY_ROOT, type Service, spawnNode, waitForHttp } from 
 import type { Endpoint } from './services.ts'
 
 const PORTKEY_PACKAGE = '@portkey-ai/gateway@1.15.2'
+/** How the report names it. */
+export const PORTKEY_LABEL = `Portkey gateway (npm ${PORTKEY_PACKAGE})`
 const CACHE = join(REPOSITORY_ROOT, '.cache/bench-peers')
 const PORTKEY_SERVER = join(CACHE, 'node_modules/@portkey-ai/gateway/build/start-server.js')
 

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util'
 import { answerProblem, BENCH_MODEL, chatBody, checkTarget, SLOW_MODEL } from './gateway-setup.ts'
 import type { ProbeInput, ProbeResult } from './latency-probe.ts'
 import type { LoadInput, LoadResult } from './load-worker.ts'
-import { startPortkey } from './peers.ts'
+import { PORTKEY_LABEL, startPortkey } from './peers.ts'
 import { REPOSITORY_ROOT, residentMegabytes, runWorker, stopAll, stopService } from './processes.ts'
 import {
   type Measurements,
@@ -211,7 +211,7 @@ async function measurePeers(mockOrigin: string): Promise<Measurements['peers']> 
       latency[mode] = probe
       log(`portkey ${mode} @1: p50 ${probe.p50Ms.toFixed(3)} ms, p99 ${probe.p99Ms.toFixed(3)} ms`)
     }
-    return [{ name: 'Portkey gateway (npm @portkey-ai/gateway 1.15.2)', throughput, latency, failures }]
+    return [{ name: PORTKEY_LABEL, throughput, latency, failures }]
   } finally {
     await stopService(service)
   }

@@ -64,13 +64,32 @@ export function reservationFor(input: CostInput, promptTokens: number, preConsum
   })
 }
 
+/**
+ * The generated text of an answer, for a local count when the upstream reported no usage. Read
+ * only then: a stream transformer produces it on demand.
+ */
+export interface GeneratedText {
+  readonly completionText?: string
+  /** The full length when completionText was capped. */
+  readonly completionTextLength?: number
+}
+
+function localCompletionTokens(input: CostInput, generated: GeneratedText): number {
+  const text = generated.completionText
+  if (!text) return 0
+  return scaledCount(
+    countTextTokens(text, input.model, { approximate: input.approximate }),
+    text.length,
+    generated.completionTextLength ?? text.length,
+  )
+}
+
 /** The final charge of a successful request. */
 export function chargeFor(
   input: CostInput,
   promptEstimate: number,
   usage: Usage | undefined,
-  completionText?: string,
-  completionTextLength = completionText?.length ?? 0,
+  generated: GeneratedText = {},
 ): Charge {
   const { modelRatio, groupRatio, completionRatio } = input.pricing
   if (input.mode === 'images')
@@ -80,7 +99,7 @@ export function chargeFor(
     return { quota, promptTokens: 0, completionTokens: 0, estimated: false }
   }
   if (input.mode === 'audio-transcription' || input.mode === 'audio-translation') {
-    const textTokens = usage?.totalTokens || countTextTokens(completionText ?? '', input.model)
+    const textTokens = usage?.totalTokens || countTextTokens(generated.completionText ?? '', input.model)
     return {
       quota: computeTranscriptionQuota({ textTokens, modelRatio, groupRatio }),
       promptTokens: textTokens,
@@ -90,15 +109,7 @@ export function chargeFor(
   }
   const hasUsage = usage !== undefined && usage.promptTokens + usage.completionTokens > 0
   const promptTokens = hasUsage ? usage.promptTokens : promptEstimate
-  const completionTokens = hasUsage
-    ? usage.completionTokens
-    : completionText
-      ? scaledCount(
-          countTextTokens(completionText, input.model, { approximate: input.approximate }),
-          completionText.length,
-          completionTextLength,
-        )
-      : 0
+  const completionTokens = hasUsage ? usage.completionTokens : localCompletionTokens(input, generated)
   const quota = computeTextQuota({
     promptTokens,
     completionTokens,

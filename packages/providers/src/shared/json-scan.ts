@@ -13,10 +13,16 @@ export interface PayloadScan {
   errorObject: boolean
   /** The decoded string values of every `textKey` key, in order. */
   texts: string[]
+  /**
+   * What the last `choices` key holds: 'items' for a non-empty array, 'empty' for `[]`, 'other'
+   * for anything else; 'absent' when there is no such key.
+   */
+  choices: 'absent' | 'empty' | 'items' | 'other'
 }
 
 const USAGE = Buffer.from('usage')
 const ERROR = Buffer.from('error')
+const CHOICES = Buffer.from('choices')
 
 const isWhitespaceByte = (byte: number | undefined): boolean =>
   byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d
@@ -60,7 +66,7 @@ function objectEnd(buffer: Buffer, open: number, end: number): number {
 
 /** Scans the JSON bytes `buffer[start, end)`; `textKey` names the string values to collect. */
 export function scanPayload(buffer: Buffer, start: number, end: number, textKey?: Buffer): PayloadScan {
-  const scan: PayloadScan = { usage: undefined, errorObject: false, texts: [] }
+  const scan: PayloadScan = { usage: undefined, errorObject: false, texts: [], choices: 'absent' }
   let position = start
   while (position < end) {
     if (buffer[position] !== 0x22) {
@@ -85,6 +91,8 @@ export function scanPayload(buffer: Buffer, start: number, end: number, textKey?
       if (usageEnd !== -1) scan.usage = { start: next, end: usageEnd }
     } else if (first === 0x7b && sameBytes(buffer, keyStart, keyLength, ERROR)) {
       scan.errorObject = true
+    } else if (sameBytes(buffer, keyStart, keyLength, CHOICES)) {
+      scan.choices = first === 0x5b ? arrayShape(buffer, next, end) : 'other'
     } else if (first === 0x22 && textKey && sameBytes(buffer, keyStart, keyLength, textKey)) {
       const valueEnd = stringEnd(buffer, next, end)
       if (valueEnd === -1) return scan
@@ -94,6 +102,13 @@ export function scanPayload(buffer: Buffer, start: number, end: number, textKey?
     position = next
   }
   return scan
+}
+
+/** Whether the array opening at `open` is empty. */
+function arrayShape(buffer: Buffer, open: number, end: number): 'empty' | 'items' {
+  let next = open + 1
+  while (next < end && isWhitespaceByte(buffer[next])) next += 1
+  return buffer[next] === 0x5d ? 'empty' : 'items'
 }
 
 /** The JSON string whose quotes are at `open` and `close`, escapes resolved. */

@@ -64,6 +64,33 @@ describe('OpenAI stream transformer', () => {
     expect(output).toContain('overloaded')
   })
 
+  it('reads usage and empty choices written with spaces, as json.dumps writes them', () => {
+    const spaced =
+      'data: {"choices": [ ], "usage" : {"prompt_tokens": 5, "completion_tokens": 2, "total_tokens": 7}}\n\n'
+    const { output, transformer } = run(`${chunk({ content: 'Hi' })}${spaced}data: [DONE]\n\n`, true)
+    expect(output).toBe(`${chunk({ content: 'Hi' })}data: [DONE]\n\n`)
+    expect(transformer.usage?.totalTokens).toBe(7)
+  })
+
+  it('is not fooled by key look-alikes inside generated text', () => {
+    const text = 'say "usage": {"prompt_tokens": 99} or "error":{} with "choices":[]'
+    const transformer = createOpenAiStreamTransformer({ mode: 'chat', dropUsageChunk: true })
+    const input = Buffer.from(chunk({ content: text }))
+    expect(transformer.push(input)).toBe(input)
+    expect(transformer.usage).toBeUndefined()
+    expect(transformer.streamError).toBeUndefined()
+    expect(transformer.completionText).toBe(text)
+  })
+
+  it('keeps the text in order when a long stream outgrows what is held unread', () => {
+    const transformer = createOpenAiStreamTransformer({ mode: 'chat', dropUsageChunk: true })
+    const words = Array.from({ length: 400 }, (_, index) => `w${index} `)
+    for (const word of words) transformer.push(Buffer.from(chunk({ content: word })))
+    transformer.push(Buffer.from(`${usageChunk}data: [DONE]\n\n`))
+    expect(transformer.completionText).toBe(words.join(''))
+    expect(transformer.completionTextLength).toBe(words.join('').length)
+  })
+
   it('keeps memory flat over a long stream', () => {
     const transformer = createOpenAiStreamTransformer({ mode: 'chat', dropUsageChunk: true })
     const piece = Buffer.from(chunk({ content: 'word ' }))

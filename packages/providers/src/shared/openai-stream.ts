@@ -5,7 +5,7 @@
  * https://platform.openai.com/docs/api-reference/chat-streaming
  */
 import type { StreamTransformer, UpstreamError } from '../adaptor.ts'
-import { scanPayload } from './json-scan.ts'
+import { type PayloadScan, scanPayload } from './json-scan.ts'
 import { type SseEvent, SseParser } from './sse.ts'
 import { mapUpstreamError } from './upstream-error.ts'
 import { normaliseUsage, type Usage } from './usage.ts'
@@ -23,60 +23,120 @@ export interface OpenAiStreamOptions {
 }
 
 const DONE_EVENT = 'data: [DONE]\n\n'
-const DATA_PREFIX = Buffer.from('data: ')
-const DONE_PAYLOAD = Buffer.from('[DONE]')
-const LINE_FEED = 0x0a
-const CARRIAGE_RETURN = 0x0d
-const EMPTY_CHOICES = Buffer.from('"choices":[]')
+const DATA_PREFIX = 'data: '
+const DONE_PAYLOAD = '[DONE]'
+/** Keys whose object value makes an event need reading: its usage, an error sent mid-stream. */
+const OBJECT_KEYS_TO_READ = ['usage', 'error']
+const CHOICES_KEY = ['choices']
+/** About 250k tokens of English: enough for any single completion we may need to count locally. */
+const DEFAULT_TEXT_CAP = 1 << 20
+/**
+ * Forwarded events are kept as bytes, up to this many per stream, and their text is read only if
+ * someone asks for it: when the upstream reports usage (the usual case) nobody does. Past this
+ * size the text is read as the events pass, so memory stays bounded by the text cap.
+ */
+const HELD_BYTES_LIMIT = 16 * 1024
 
-/** Which rarer markers a chunk holds at all (see pushWholeEvents). */
-interface ChunkScan {
-  /** Where `"choices":[]` occurs in the chunk (Azure's content-filter chunks, the usage chunk). */
-  emptyChoicesAt: number[]
+/** Where the markers of the rarer events lie in a chunk (see pushWholeEvents). */
+interface ChunkMarkers {
+  /** Positions of objects held by `"usage"` or `"error"` keys: such events need reading. */
+  readonly flagged: number[]
+  /** Positions of `"choices": []` (Azure's content-filter chunks, the usage chunk). */
+  readonly emptyChoices: number[]
 }
 
-function positionsOf(chunk: Buffer, needle: Buffer): number[] {
-  const positions: number[] = []
-  let index = chunk.indexOf(needle)
-  while (index !== -1) {
-    positions.push(index)
-    index = chunk.indexOf(needle, index + needle.length)
+const isJsonWhitespace = (code: number): boolean =>
+  code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d
+
+/** Index of the last non-whitespace character before `index`. */
+function skipBackOverWhitespace(text: string, index: number): number {
+  let position = index - 1
+  while (position >= 0 && isJsonWhitespace(text.charCodeAt(position))) position -= 1
+  return position
+}
+
+/**
+ * Whether the value starting at `valueAt` belongs to a key written `"<one of keys>"`: looks back
+ * over the colon and the key's quotes. A match inside a string value is impossible in valid JSON
+ * (its quotes would be escaped); a false match on invalid JSON only costs a closer look.
+ */
+function keyBefore(text: string, valueAt: number, keys: readonly string[]): boolean {
+  const colon = skipBackOverWhitespace(text, valueAt)
+  if (text.charCodeAt(colon) !== 0x3a) return false
+  const closingQuote = skipBackOverWhitespace(text, colon)
+  if (text.charCodeAt(closingQuote) !== 0x22) return false
+  for (const key of keys) {
+    const keyStart = closingQuote - key.length
+    if (text.charCodeAt(keyStart - 1) === 0x22 && text.startsWith(key, keyStart)) return true
   }
-  return positions
+  return false
 }
+
+/**
+ * Positions of the markers that make an event need a closer look. Searching for one character
+ * and looking back is several times cheaper than searching for the keys themselves, whose
+ * opening quote is the commonest character of JSON.
+ */
+function findMarkers(text: string, chat: boolean): ChunkMarkers {
+  const flagged: number[] = []
+  for (let index = text.indexOf('{'); index !== -1; index = text.indexOf('{', index + 1)) {
+    if (keyBefore(text, index, OBJECT_KEYS_TO_READ)) flagged.push(index)
+  }
+  const emptyChoices: number[] = []
+  if (chat) {
+    for (let index = text.indexOf(']'); index !== -1; index = text.indexOf(']', index + 1)) {
+      const open = skipBackOverWhitespace(text, index)
+      if (text.charCodeAt(open) === 0x5b && keyBefore(text, open, CHOICES_KEY)) emptyChoices.push(index)
+    }
+  }
+  return { flagged, emptyChoices }
+}
+
+/** True when some position lies in [start, end). */
+const anyWithin = (positions: number[], start: number, end: number): boolean =>
+  positions.some((position) => position >= start && position < end)
 
 /** True when `chunk[start, end)` holds only JSON whitespace (the slow path's `data.trim() === ''`). */
 function isBlank(chunk: Buffer, start: number, end: number): boolean {
   for (let index = start; index < end; index++) {
-    const byte = chunk[index]
-    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return false
+    if (!isJsonWhitespace(chunk[index]!)) return false
   }
   return true
 }
-/** About 250k tokens of English: enough for any single completion we may need to count locally. */
-const DEFAULT_TEXT_CAP = 1 << 20
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
 class OpenAiStreamTransformer implements StreamTransformer {
   usage: Usage | undefined
-  completionText = ''
-  completionTextLength = 0
   upstreamCompleted = false
   streamError: UpstreamError | undefined
+  private text = ''
+  private textLength = 0
+  /** Forwarded events not yet read for text: [buffer, start, end] per run of adjacent events. */
+  private held: Array<[Buffer, number, number]> = []
+  private heldBytes = 0
   private output = ''
   private doneSent = false
   private readonly parser = new SseParser((event) => this.handleEvent(event))
-  private readonly textKey: string
-  private readonly textKeyBytes: Buffer
+  private readonly textKey: Buffer
   private readonly textCap: number
 
   constructor(private readonly options: OpenAiStreamOptions) {
     // Chat deltas carry `choices[].delta.content`; legacy completions carry `choices[].text`.
-    this.textKey = options.mode === 'chat' ? 'content' : 'text'
-    this.textKeyBytes = Buffer.from(this.textKey)
+    this.textKey = Buffer.from(options.mode === 'chat' ? 'content' : 'text')
     this.textCap = options.completionTextCap ?? DEFAULT_TEXT_CAP
+  }
+
+  /** The generated text so far (capped), read from the held events on first use. */
+  get completionText(): string {
+    this.readHeldText()
+    return this.text
+  }
+
+  get completionTextLength(): number {
+    this.readHeldText()
+    return this.textLength
   }
 
   push(chunk: Buffer): string | Buffer {
@@ -90,63 +150,81 @@ class OpenAiStreamTransformer implements StreamTransformer {
 
   /**
    * The fast path for the usual shape of OpenAI-compatible streams: a chunk made only of whole
-   * `data: <payload>\n\n` events (no CR, no other fields). Each payload is judged exactly as
-   * handleEvent would, without splitting lines into strings; the chunk's own bytes go to the
-   * client when every event is forwarded. Undefined for any other chunk (the parser takes it).
+   * `data: <payload>\n\n` events (no CR, no other fields). The chunk is searched once, as a
+   * latin1 string (one character per byte, so positions are byte offsets), for the few markers
+   * that make an event need a closer look; every other event is judged without reading it. The
+   * chunk's own bytes go to the client when every event is forwarded. Undefined for any other
+   * chunk (the line parser takes it).
    */
   private pushWholeEvents(chunk: Buffer): Buffer | undefined {
-    if (chunk.indexOf(CARRIAGE_RETURN) !== -1) return undefined
+    const text = chunk.toString('latin1')
+    if (text.indexOf('\r') !== -1) return undefined
     const bounds: number[] = []
     let position = 0
-    while (position < chunk.length) {
-      const prefixEnd = position + DATA_PREFIX.length
-      if (
-        prefixEnd > chunk.length ||
-        chunk.compare(DATA_PREFIX, 0, DATA_PREFIX.length, position, prefixEnd) !== 0
-      )
-        return undefined
-      const lineEnd = chunk.indexOf(LINE_FEED, position)
-      if (lineEnd === -1 || chunk[lineEnd + 1] !== LINE_FEED) return undefined
+    while (position < text.length) {
+      if (!text.startsWith(DATA_PREFIX, position)) return undefined
+      const lineEnd = text.indexOf('\n', position)
+      if (lineEnd === -1 || text.charCodeAt(lineEnd + 1) !== 0x0a) return undefined
       bounds.push(position, lineEnd + 2)
       position = lineEnd + 2
     }
-    // Searched once per chunk rather than once per event (each search runs to the chunk's end).
-    const scan: ChunkScan = { emptyChoicesAt: this.emptyChoicesIn(chunk) }
+    const markers = findMarkers(text, this.options.mode === 'chat')
     let forwarded: Buffer[] | undefined
     for (let index = 0; index < bounds.length; index += 2) {
       const eventStart = bounds[index]!
       const eventEnd = bounds[index + 1]!
-      const forward = this.judgePayload(chunk, eventStart + DATA_PREFIX.length, eventEnd - 2, scan)
+      const payloadStart = eventStart + DATA_PREFIX.length
+      const payloadEnd = eventEnd - 2
+      const done =
+        payloadEnd - payloadStart === DONE_PAYLOAD.length && text.startsWith(DONE_PAYLOAD, payloadStart)
+      let forward = false
+      if (this.doneSent) forward = false
+      else if (done) forward = this.markDone()
+      else if (this.judgeEvent(chunk, payloadStart, payloadEnd, markers)) {
+        forward = true
+        this.hold(chunk, eventStart, eventEnd)
+      }
       if (!forward && !forwarded) forwarded = [chunk.subarray(0, eventStart)]
       else if (forward && forwarded) forwarded.push(chunk.subarray(eventStart, eventEnd))
     }
     return forwarded ? Buffer.concat(forwarded) : chunk
   }
 
+  private markDone(): boolean {
+    this.upstreamCompleted = true
+    this.doneSent = true
+    return true
+  }
+
   /**
-   * What to do with one event whose payload is `chunk[start, end)`: true to forward it. Nothing
-   * follows [DONE]; blank events are dropped; events with usage or an error are parsed.
+   * Whether to forward the event whose payload is `chunk[start, end)` (not [DONE], and nothing
+   * was sent after [DONE]). Blank events are dropped, and so are Azure's content-filter chunks
+   * with no choices and no usage, because clients index choices[0] (reference §2.7). Events
+   * with a usage or error object are read; the others pass unread.
    */
-  private judgePayload(chunk: Buffer, start: number, end: number, scan: ChunkScan): boolean {
-    if (this.doneSent) return false
-    if (
-      end - start === DONE_PAYLOAD.length &&
-      chunk.compare(DONE_PAYLOAD, 0, DONE_PAYLOAD.length, start, end) === 0
-    ) {
-      this.upstreamCompleted = true
-      this.doneSent = true
-      return true
-    }
-    const payload = scanPayload(chunk, start, end, this.textKeyBytes)
-    if (payload.usage || payload.errorObject) {
-      return this.handleParsedEvent(chunk.toString('utf8', start, end))
+  private judgeEvent(chunk: Buffer, start: number, end: number, markers: ChunkMarkers): boolean {
+    if (anyWithin(markers.flagged, start, end)) {
+      const scan = scanPayload(chunk, start, end)
+      if (scan.errorObject) return this.handleParsedEvent(chunk.toString('utf8', start, end))
+      if (scan.usage) return this.recordUsage(chunk, scan)
     }
     if (isBlank(chunk, start, end)) return false
-    // Azure sends content-filter chunks with no choices and no usage; one-api drops them because
-    // clients index choices[0] (reference §2.7).
-    if (scan.emptyChoicesAt.some((position) => position >= start && position < end)) return false
-    this.appendText(payload.texts)
-    return true
+    return !anyWithin(markers.emptyChoices, start, end)
+  }
+
+  /** Reads only the usage object; the event is forwarded unless it is the usage-only chunk we asked for. */
+  private recordUsage(chunk: Buffer, scan: PayloadScan): boolean {
+    const { start, end } = scan.usage!
+    let raw: unknown
+    try {
+      raw = JSON.parse(chunk.toString('utf8', start, end))
+    } catch {
+      return true // unparsable chunks are forwarded as they are, like one-api does
+    }
+    const usage = normaliseUsage(raw)
+    if (usage) this.usage = usage
+    const usageOnly = usage !== undefined && scan.choices !== 'items'
+    return !(usageOnly && this.options.dropUsageChunk)
   }
 
   finish(): string {
@@ -166,16 +244,21 @@ class OpenAiStreamTransformer implements StreamTransformer {
 
   /** An event the line parser assembled: judged like a fast-path one, re-framed as `data: ...`. */
   private handleEvent(event: SseEvent): void {
+    if (this.doneSent) return
+    if (event.data === DONE_PAYLOAD) {
+      this.markDone()
+      this.output += DONE_EVENT
+      return
+    }
     const payload = Buffer.from(event.data)
-    const scan = { emptyChoicesAt: this.emptyChoicesIn(payload) }
-    if (this.judgePayload(payload, 0, payload.length, scan)) this.output += `data: ${event.data}\n\n`
+    const text = payload.toString('latin1')
+    if (this.judgeEvent(payload, 0, payload.length, findMarkers(text, this.options.mode === 'chat'))) {
+      this.hold(payload, 0, payload.length)
+      this.output += `data: ${event.data}\n\n`
+    }
   }
 
-  private emptyChoicesIn(chunk: Buffer): number[] {
-    return this.options.mode === 'chat' ? positionsOf(chunk, EMPTY_CHOICES) : []
-  }
-
-  /** Handles a chunk that needs a real parse. Returns false when it must not be forwarded. */
+  /** Handles an event carrying an error object. Returns false when it must not be forwarded. */
   private handleParsedEvent(data: string): boolean {
     let chunk: unknown
     try {
@@ -188,22 +271,39 @@ class OpenAiStreamTransformer implements StreamTransformer {
     const usage = normaliseUsage(chunk.usage)
     if (usage) this.usage = usage
     const choices = Array.isArray(chunk.choices) ? chunk.choices : []
-    for (const choice of choices) {
-      if (!isRecord(choice)) continue
-      const holder = this.options.mode === 'chat' ? choice.delta : choice
-      if (isRecord(holder) && typeof holder[this.textKey] === 'string') {
-        this.appendText([holder[this.textKey] as string])
-      }
-    }
     const usageOnly = usage !== undefined && choices.length === 0
     return !(usageOnly && this.options.dropUsageChunk)
   }
 
+  /**
+   * Keeps a forwarded event for its text; adjacent events of one chunk are kept as one run. Once
+   * HELD_BYTES_LIMIT would be passed, what is held is read first, so the text keeps its order.
+   */
+  private hold(buffer: Buffer, start: number, end: number): void {
+    if (this.heldBytes + (end - start) > HELD_BYTES_LIMIT) {
+      this.readHeldText()
+      this.appendText(scanPayload(buffer, start, end, this.textKey).texts)
+      return
+    }
+    const last = this.held.at(-1)
+    if (last && last[0] === buffer && last[2] === start) last[2] = end
+    else this.held.push([buffer, start, end])
+    this.heldBytes += end - start
+  }
+
+  private readHeldText(): void {
+    for (const [buffer, start, end] of this.held) {
+      this.appendText(scanPayload(buffer, start, end, this.textKey).texts)
+    }
+    this.held = []
+    this.heldBytes = 0
+  }
+
   private appendText(pieces: string[]): void {
     for (const piece of pieces) {
-      this.completionTextLength += piece.length
-      if (this.completionText.length < this.textCap) {
-        this.completionText += piece.slice(0, this.textCap - this.completionText.length)
+      this.textLength += piece.length
+      if (this.text.length < this.textCap) {
+        this.text += piece.slice(0, this.textCap - this.text.length)
       }
     }
   }

@@ -57,7 +57,7 @@ export async function runAttempt(upstream: UpstreamClient, input: AttemptInput):
     relayRequest,
   )
   if (isUpstreamError(parsed)) return { kind: 'failed', error: parsed }
-  const charge = chargeFor(input.cost, input.promptEstimate, parsed.usage, parsed.completionText)
+  const charge = chargeFor(input.cost, input.promptEstimate, parsed.usage, parsed)
   const contentType = answer.headers['content-type'] || 'application/json'
   sendAnswer(state.response, state.requestId, answer.status, contentType, parsed.body)
   return { kind: 'served', charge, notes: [] }
@@ -109,13 +109,8 @@ class ClientStream implements StreamSink {
   /** The charge for what the stream carried (after end()). */
   outcome(input: AttemptInput): AttemptOutcome {
     const { transformer } = this
-    const charge = chargeFor(
-      input.cost,
-      input.promptEstimate,
-      transformer.usage,
-      transformer.completionText,
-      transformer.completionTextLength,
-    )
+    // The transformer reads the generated text only if chargeFor asks (no usage reported).
+    const charge = chargeFor(input.cost, input.promptEstimate, transformer.usage, transformer)
     return { kind: 'served', charge, notes: this.notes }
   }
 }

@@ -67,7 +67,7 @@ describe('LogWriter on SQLite', () => {
     return handle
   }
 
-  function writer(db: Kysely<LogSchema>, handle?: DatabaseHandle<LogSchema>, beforeFlush = () => {}) {
+  function writer(db: Kysely<LogSchema>, handle?: DatabaseHandle<LogSchema>, beforeFlush = () => true) {
     // Flushes only when the test asks (huge buffer, long interval).
     const created = new LogWriter(
       db,
@@ -220,30 +220,34 @@ describe('LogWriter on SQLite', () => {
     expect(storedTotals(handle)).toEqual(expectedTotals([...logs, ...later]))
   })
 
-  it('waits out a transaction the query builder holds instead of joining it', async () => {
+  it('never joins a transaction the query builder holds, and waits until the charges commit', async () => {
     const handle = await database()
-    const calls: { inTransaction: boolean; stored: number }[] = []
-    const logWriter = writer(handle.db, handle, () =>
-      calls.push({ inTransaction: handle.sqlite!.inTransaction, stored: requestIds(handle).length }),
-    )
+    let chargesCommitted = false
+    const calls: boolean[] = []
+    const logWriter = writer(handle.db, handle, () => {
+      calls.push(chargesCommitted)
+      return chargesCommitted
+    })
     const logs = sampleLogs(50, 'busy')
+    for (const log of logs) logWriter.write(log)
     let flushed: Promise<void> | undefined
     const rolledBack = handle.db.transaction().execute(async (transaction) => {
-      for (const log of logs) logWriter.write(log)
+      await transaction.insertInto('logs').values(sampleLogs(1, 'rolled-back')[0]).execute()
       flushed = logWriter.flush()
+      await new Promise((resolve) => setTimeout(resolve, 30))
+      expect(requestIds(handle)).toEqual(['rolled-back-0'])
+      // The write thread now waits for the write lock this transaction holds.
+      chargesCommitted = true
       await new Promise((resolve) => setTimeout(resolve, 50))
-      const seen = await transaction
-        .selectFrom('logs')
-        .select((eb) => eb.fn.countAll().as('rows'))
-        .executeTakeFirstOrThrow()
-      expect(Number(seen.rows)).toBe(0)
       throw new Error('the caller gives up')
     })
     await expect(rolledBack).rejects.toThrow('the caller gives up')
     await flushed
     expect(errors).toEqual([])
-    // The settlements hook ran once, outside the transaction, before any row was stored.
-    expect(calls).toEqual([{ inTransaction: false, stored: 0 }])
+    // Asked again until the charges were committed, and only then were the logs written.
+    expect(calls.length).toBeGreaterThan(1)
+    expect(calls.slice(0, -1).every((committed) => !committed)).toBe(true)
+    expect(calls.at(-1)).toBe(true)
     expect(requestIds(handle)).toEqual(logs.map((log) => log.request_id))
     expect(storedTotals(handle)).toEqual(expectedTotals(logs))
   })

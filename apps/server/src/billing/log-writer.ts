@@ -3,17 +3,17 @@ import type { Kysely } from 'kysely'
 import { insertLogsWithTotals } from '../db/repositories/log-totals.ts'
 import type { NewLog } from '../db/repositories/logs-repository.ts'
 import type { LogSchema } from '../db/schema.ts'
-import { prepareSqliteLogStatements, type SqliteLogStatements } from './sqlite-log-statements.ts'
+import { type SqliteLogStatements, sqliteLogStatements } from './sqlite-log-statements.ts'
 
 /** Rows per query-builder INSERT: 200 rows of 16 columns stay far below every bound-parameter limit. */
 const ROWS_PER_INSERT = 200
 /**
- * Rows per prepared-statement transaction. A flush yields to waiting requests between
- * transactions, so this bounds how long a flush holds the event loop (a few milliseconds).
+ * Rows per transaction of the SQLite write thread. The thread holds the database's write lock
+ * that long (about a millisecond), and the relay's reservations wait for it: keep it short.
  */
-const ROWS_PER_SQLITE_TRANSACTION = 250
-/** How soon a flush looks again at a connection the query builder holds in a transaction. */
-const BUSY_RETRY_MS = 10
+const ROWS_PER_SQLITE_TRANSACTION = 100
+/** How soon a flush tries again when the ledger could not commit its charges yet. */
+const CHARGES_RETRY_MS = 5
 
 /**
  * Consume logs are written in batches off the request path: one multi-row INSERT per few hundred
@@ -31,16 +31,30 @@ export class LogWriter {
     private readonly onError: (error: unknown) => void,
     private readonly maxBuffered = 1000,
     intervalMs = 500,
-    /** Runs before each flush: the ledger commits its queued settlements, so a log never precedes its charge. */
-    private readonly beforeFlush: () => void = () => {},
+    /**
+     * Runs before each flush: the ledger commits its queued settlements, so a log never precedes
+     * its charge. False when they could not be committed yet: the flush waits and tries again.
+     */
+    private readonly beforeFlush: () => boolean = () => true,
     /**
      * The better-sqlite3 connection behind `db`, given only when the logs live in that very
-     * database: the rows are then written with prepared statements instead of the query builder.
+     * database: the rows of a database file are then written by a write thread (see
+     * sqlite-log-statements.ts) instead of the query builder.
      */
     private readonly sqlite?: SqliteDatabase.Database,
   ) {
     this.timer = setInterval(() => void this.flush(), intervalMs)
     this.timer.unref()
+  }
+
+  /** True while the SQLite write thread is writing logs (see Ledger.shareWriteLockWith). */
+  get writing(): boolean {
+    return this.statements?.writing ?? false
+  }
+
+  /** Resolves once the SQLite write thread is done with what it was given so far. */
+  async written(): Promise<void> {
+    await this.statements?.written()
   }
 
   write(log: NewLog): void {
@@ -66,41 +80,38 @@ export class LogWriter {
     clearInterval(this.timer)
     await this.flush()
     if (this.buffer.length > 0) await this.flush()
+    await this.statements?.close()
   }
 
   private async writeBuffered(): Promise<void> {
-    if (this.sqlite?.inTransaction) await this.connectionFree()
-    // Nothing is awaited from here to the first prepared write, so no transaction can slip between.
-    try {
-      this.beforeFlush()
-    } catch (error) {
-      // The charges could not be committed: the logs wait for them (they stay buffered) rather
-      // than being written ahead of them, and a timer-started flush must not crash the process.
-      this.onError(error)
-      return
-    }
+    if (!(await this.chargesCommitted())) return
     const rows = this.buffer
     this.buffer = []
     await this.insert(rows)
   }
 
   /**
-   * Waits while the query builder holds the SQLite connection in a transaction: prepared writes
-   * run now would join it, and commit or roll back with someone else's work.
+   * Has the ledger commit the charges queued so far, waiting while it cannot yet. False if that
+   * failed: the logs wait for their charges (they stay buffered) rather than being written ahead
+   * of them, and a timer-started flush must not crash the process.
    */
-  private async connectionFree(): Promise<void> {
-    while (this.sqlite?.inTransaction) await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS))
+  private async chargesCommitted(): Promise<boolean> {
+    try {
+      while (!this.beforeFlush()) await new Promise((resolve) => setTimeout(resolve, CHARGES_RETRY_MS))
+      return true
+    } catch (error) {
+      this.onError(error)
+      return false
+    }
   }
 
   private async insert(rows: NewLog[]): Promise<void> {
     let written = 0
     try {
       while (written < rows.length) {
-        if (written > 0 && this.sqlite) {
-          // A backlog is written one transaction at a time, letting requests run in between.
-          await new Promise((resolve) => setImmediate(resolve))
-          await this.connectionFree()
-        }
+        // Between chunks the thread is idle: the ledger's queued reservations, which wait while
+        // it writes, go first. (A refusal here is the ledger's, and reaches its requests.)
+        if (written > 0) this.commitChargesBetweenChunks()
         // Each chunk commits with its share of the daily totals (log_daily_totals), so a failed
         // chunk leaves neither behind and is retried whole.
         written += await this.insertChunk(rows, written)
@@ -112,13 +123,24 @@ export class LogWriter {
     }
   }
 
+  private commitChargesBetweenChunks(): void {
+    try {
+      this.beforeFlush()
+    } catch {
+      // The ledger has refused the batch's reservations with this error and keeps its settlements.
+    }
+  }
+
   /** Writes the rows from `start` on, as many as one transaction takes; returns how many. */
   private async insertChunk(rows: NewLog[], start: number): Promise<number> {
-    if (this.sqlite) {
-      // Prepared here rather than in the constructor, so missing tables fail a flush, not startup.
-      this.statements ??= prepareSqliteLogStatements(this.sqlite)
+    if (this.sqlite && !this.sqlite.memory) {
+      // Started on the first flush: a process that never relays never starts the thread.
+      this.statements ??= sqliteLogStatements(
+        this.sqlite.name,
+        this.sqlite.pragma('busy_timeout', { simple: true }) as number,
+      )
       const chunk = rows.slice(start, start + ROWS_PER_SQLITE_TRANSACTION)
-      if (this.statements.insertWithTotals(chunk)) return chunk.length
+      if (await this.statements.insertWithTotals(chunk)) return chunk.length
     }
     const chunk = rows.slice(start, start + ROWS_PER_INSERT)
     await insertLogsWithTotals(this.db, chunk)

@@ -44,6 +44,7 @@ export async function createRelayServices(
     // Prepared SQLite writes only when the logs are in the main database (no LOG_SQL_DSN).
     (logDb as unknown) === db ? sqlite : undefined,
   )
+  ledger.shareWriteLockWith(logWriter)
   const upstream = new UpstreamClient({ proxy: config.RELAY_PROXY, timeoutSeconds: config.RELAY_TIMEOUT })
   return {
     cache: new RelayCache(db, bus, config.SYNC_FREQUENCY * 1000),

@@ -262,6 +262,42 @@ describe('Ledger on SQLite: reservations committed in batches', () => {
     expect(token(tokenId)).toMatchObject({ remain_quota: 900, used_quota: 100 })
   })
 
+  it('takes turns with a writer it shares the lock with, without putting the event loop to sleep', async () => {
+    const userId = createUser(1000)
+    const tokenId = createToken(userId, 1000)
+    // A writer on a connection of its own (as the log write thread has), holding the write lock
+    // for 4 busy timeouts: a commit attempted meanwhile would sleep, then fail.
+    const other = new SqliteDatabase(path)
+    let finishWriting = () => {}
+    const writing = new Promise<void>((resolve) => {
+      finishWriting = () => {
+        other.exec('commit')
+        resolve()
+      }
+    })
+    const writer = { writing: true, written: () => writing }
+    ledger.shareWriteLockWith(writer)
+    other.exec('begin immediate')
+    try {
+      const reserved = ledger.reserve(tokenId, userId, 100)
+      const timerFiredAfter = await new Promise<number>((resolve) => {
+        const started = Date.now()
+        setTimeout(() => resolve(Date.now() - started), 5)
+      })
+      expect(timerFiredAfter).toBeLessThan(BUSY_TIMEOUT_MS)
+      await sleep(4 * BUSY_TIMEOUT_MS)
+      expect(token(tokenId)).toMatchObject({ remain_quota: 1000 })
+
+      writer.writing = false
+      finishWriting()
+      expect((await reserved).ok).toBe(true)
+      expect(token(tokenId)).toMatchObject({ remain_quota: 900, used_quota: 100 })
+    } finally {
+      if (other.inTransaction) other.exec('rollback')
+      other.close()
+    }
+  })
+
   it("waits for the query builder's transaction instead of joining it", async () => {
     const userId = createUser(1000)
     const tokenId = createToken(userId, 1000)

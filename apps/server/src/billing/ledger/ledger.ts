@@ -28,6 +28,14 @@ export interface Reservation {
 
 export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; reason: 'token' | 'user' }
 
+/** Another writer of the same SQLite database in this process (the log write thread). */
+export interface SharedWriter {
+  /** True while it may hold the database's write lock. */
+  readonly writing: boolean
+  /** Resolves once it is done with what it was given so far. */
+  written(): Promise<void>
+}
+
 interface QueuedReservation extends ReservationRequest {
   resolve(outcome: ReservationOutcome): void
   reject(error: unknown): void
@@ -45,6 +53,8 @@ export class Ledger {
   private pendingSettlements: Settlement[] = []
   private flushImmediate: NodeJS.Immediate | undefined
   private flushTimer: NodeJS.Timeout | undefined
+  private otherWriter: SharedWriter | undefined
+  private waitingForOtherWriter = false
 
   constructor(
     private readonly db: Kysely<MainSchema>,
@@ -87,6 +97,15 @@ export class Ledger {
       throw error
     }
     return { ok: true, reservation }
+  }
+
+  /**
+   * Commits take turns with `writer`: none is attempted while it writes, and what is queued is
+   * committed as soon as it is done. Otherwise a commit would find the write lock taken and put
+   * the event loop to sleep (SQLite's busy wait) until it is free.
+   */
+  shareWriteLockWith(writer: SharedWriter): void {
+    this.otherWriter = writer
   }
 
   /** Resolves once the batch holding this reservation has committed; rejects if that batch failed. */
@@ -151,34 +170,41 @@ export class Ledger {
 
   /**
    * Commits everything queued on SQLite, reservations and settlements, in one transaction. The log
-   * writer calls it before writing consume logs, so a log never precedes its charge. Throws if the
-   * commit failed: nothing of the batch was applied, its reservations are refused with that error
-   * and its settlements stay queued for the next attempt.
+   * writer calls it before writing consume logs, so a log never precedes its charge. False when
+   * the commit has to wait (the query builder holds the connection in a transaction, or the other
+   * writer is writing): it is then scheduled. Throws if the commit failed: nothing of the batch
+   * was applied, its reservations are refused with that error and its settlements stay queued
+   * for the next attempt.
    */
-  flushSettlements(): void {
-    this.flush()
+  flushSettlements(): boolean {
+    return this.flush(false)
   }
 
   /**
-   * Commits what is queued (see flushSettlements); throws if the commit failed. Should the query
-   * builder hold the connection in a transaction, the commit follows right after that one.
+   * Commits what is queued (see flushSettlements), waiting for the write lock if need be; throws
+   * if the commit failed. Should the query builder hold the connection in a transaction, the
+   * commit follows right after that one.
    */
   close(): void {
-    this.flush()
+    this.flush(true)
   }
 
-  private flush(): void {
+  private flush(evenWhileOtherWrites: boolean): boolean {
     if (this.flushImmediate) clearImmediate(this.flushImmediate)
     if (this.flushTimer) clearTimeout(this.flushTimer)
     this.flushImmediate = undefined
     this.flushTimer = undefined
-    if (!this.prepared) return
-    if (this.pendingReservations.length === 0 && this.pendingSettlements.length === 0) return
+    if (!this.prepared) return true
+    if (this.pendingReservations.length === 0 && this.pendingSettlements.length === 0) return true
     if (this.sqlite?.inTransaction) {
       // The builder holds the connection in a transaction, which our statements would join (and
       // share its rollback): try again right after it.
       this.flushTimer = setTimeout(() => this.flushInBackground(), BUSY_CONNECTION_RETRY_MS)
-      return
+      return false
+    }
+    if (!evenWhileOtherWrites && this.otherWriter?.writing) {
+      this.flushAfterOtherWriter(this.otherWriter)
+      return false
     }
     const reservations = this.pendingReservations
     const settlements = this.pendingSettlements
@@ -197,12 +223,22 @@ export class Ledger {
       throw error
     }
     for (const [index, reservation] of reservations.entries()) reservation.resolve(outcomes[index])
+    return true
+  }
+
+  private flushAfterOtherWriter(writer: SharedWriter): void {
+    if (this.waitingForOtherWriter) return
+    this.waitingForOtherWriter = true
+    void writer.written().finally(() => {
+      this.waitingForOtherWriter = false
+      this.flushInBackground()
+    })
   }
 
   /** A flush nobody waits for: a failure has reached the batch's reservations already. */
   private flushInBackground(): void {
     try {
-      this.flush()
+      this.flush(false)
     } catch {
       // Refused reservations carry the error; settlements are retried by the timer flush() set.
     }

@@ -73,13 +73,15 @@ function openSqlite(file: string, options: DatabaseOptions): SqliteDatabase.Data
 
 function createDialect(target: Exclude<DatabaseTarget, { dialect: 'sqlite' }>, options: DatabaseOptions) {
   if (target.dialect === 'postgres') {
-    return new PostgresDialect({
-      pool: new pg.Pool({
-        connectionString: target.url,
-        max: options.poolSize,
-        maxLifetimeSeconds: options.maxLifetimeSeconds || undefined,
-      }),
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: options.poolSize,
+      maxLifetimeSeconds: options.maxLifetimeSeconds || undefined,
     })
+    // An idle connection the server ends (a restart, an administrator, a failover) is reported
+    // here; unheard, it would take the process down. The pool replaces it on the next query.
+    pool.on('error', () => {})
+    return new PostgresDialect({ pool })
   }
   return new MysqlDialect({
     pool: createPool({

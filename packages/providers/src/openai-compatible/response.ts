@@ -3,7 +3,7 @@
  * upstream bytes untouched; only usage and (when usage is missing) the generated text are extracted.
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
-import { scanPayload } from '../shared/json-scan.ts'
+import { objectEnd, objectsHeldBy } from '../shared/json-scan.ts'
 import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
 import { hasTokens, normaliseUsage, type Usage } from '../shared/usage.ts'
 
@@ -73,12 +73,18 @@ function parseTranscription(response: UpstreamResponse): ParsedResponse | Upstre
  * mostly numbers): only the usage object is parsed. Undefined, and the reply is parsed in full,
  * when there is no usage with tokens or the reply may carry an error object.
  */
+const USAGE_AND_ERROR = ['usage', 'error']
+
 function scannedUsage(body: Buffer): Usage | undefined {
   if (body[0] !== 0x7b) return undefined
-  const scan = scanPayload(body, 0, body.length)
-  if (scan.errorObject || !scan.usage) return undefined
+  const [usageObjects, errorObjects] = objectsHeldBy(body.toString('latin1'), USAGE_AND_ERROR)
+  // The last usage wins, as in JSON.parse.
+  const usageStart = usageObjects!.at(-1)
+  if (errorObjects!.length > 0 || usageStart === undefined) return undefined
+  const usageEnd = objectEnd(body, usageStart, body.length)
+  if (usageEnd === -1) return undefined
   try {
-    const usage = normaliseUsage(JSON.parse(body.toString('utf8', scan.usage.start, scan.usage.end)))
+    const usage = normaliseUsage(JSON.parse(body.toString('utf8', usageStart, usageEnd)))
     return hasTokens(usage) ? usage : undefined
   } catch {
     return undefined

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type PayloadScan, scanPayload } from './json-scan.ts'
+import { objectEnd, objectsHeldBy, type PayloadScan, scanPayload } from './json-scan.ts'
 
 const CONTENT = Buffer.from('content')
 const scanText = (text: string, textKey: Buffer | undefined = CONTENT) =>
@@ -81,5 +81,38 @@ describe('json scan on bytes', () => {
     expect(scanPayload(buffer, 0, 7, CONTENT).usage).toBeUndefined()
     expect(scanPayload(buffer, 7, buffer.length, CONTENT).usage).toBeDefined()
     expect(scanText('{"content":"abc').texts).toEqual([])
+  })
+})
+
+describe('objects held by keys', () => {
+  const heldBy = (value: unknown, keys: string[], space?: number) => {
+    const text = JSON.stringify(value, null, space)
+    return objectsHeldBy(text, keys).map((positions) =>
+      positions.map((position) =>
+        JSON.parse(text.slice(position, objectEnd(Buffer.from(text), position, text.length))),
+      ),
+    )
+  }
+
+  it('finds the objects of the keys, at any depth and with any spacing', () => {
+    const value = {
+      usage: { prompt_tokens: 1 },
+      nested: { error: { message: 'x' }, usage: { total_tokens: 2 } },
+    }
+    expect(heldBy(value, ['usage', 'error'])).toEqual([
+      [{ prompt_tokens: 1 }, { total_tokens: 2 }],
+      [{ message: 'x' }],
+    ])
+    expect(heldBy(value, ['usage', 'error'], 2)).toEqual(heldBy(value, ['usage', 'error']))
+  })
+
+  it('ignores look-alikes inside strings, values that are not objects, and longer keys', () => {
+    const value = {
+      content: 'say "usage": {"prompt_tokens": 9} or "error":{}',
+      error: null,
+      my_usage: { prompt_tokens: 3 },
+      usage: [{ prompt_tokens: 4 }],
+    }
+    expect(heldBy(value, ['usage', 'error'])).toEqual([[], []])
   })
 })

@@ -45,7 +45,7 @@ function stringEnd(buffer: Buffer, open: number, end: number): number {
 }
 
 /** Index just past the '}' closing the object opening at `open`, or -1 when it is cut off. */
-function objectEnd(buffer: Buffer, open: number, end: number): number {
+export function objectEnd(buffer: Buffer, open: number, end: number): number {
   let depth = 0
   let position = open
   while (position < end) {
@@ -122,4 +122,44 @@ function decodeJsonString(buffer: Buffer, open: number, close: number): string {
   } catch {
     return raw.slice(1, -1)
   }
+}
+
+const isWhitespaceCode = (code: number): boolean =>
+  code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d
+
+/** Index of the last non-whitespace character before `index` (-1 if none). */
+export function skipBackOverWhitespace(text: string, index: number): number {
+  let position = index - 1
+  while (position >= 0 && isWhitespaceCode(text.charCodeAt(position))) position -= 1
+  return position
+}
+
+/**
+ * Whether the value starting at `valueAt` belongs to a key written `"<key>"`: looks back over
+ * the colon and the key's quotes. A match inside a string value is impossible in valid JSON (its
+ * quotes would be escaped), so callers use it as a cheap filter before a closer look.
+ */
+export function keyBefore(text: string, valueAt: number, key: string): boolean {
+  const colon = skipBackOverWhitespace(text, valueAt)
+  if (text.charCodeAt(colon) !== 0x3a) return false
+  const closingQuote = skipBackOverWhitespace(text, colon)
+  if (text.charCodeAt(closingQuote) !== 0x22) return false
+  const keyStart = closingQuote - key.length
+  return text.charCodeAt(keyStart - 1) === 0x22 && text.startsWith(key, keyStart)
+}
+
+/**
+ * Where objects held by `key` start in JSON text read as latin1 (one character per byte, so
+ * positions are byte offsets): each `{` preceded by `"key":`. Searching for one character and
+ * looking back is several times cheaper than searching for the key, whose opening quote is the
+ * commonest character of JSON, or than stepping over every byte.
+ */
+export function objectsHeldBy(text: string, keys: readonly string[]): number[][] {
+  const found: number[][] = keys.map(() => [])
+  for (let index = text.indexOf('{'); index !== -1; index = text.indexOf('{', index + 1)) {
+    for (let which = 0; which < keys.length; which++) {
+      if (keyBefore(text, index, keys[which]!)) found[which]!.push(index)
+    }
+  }
+  return found
 }

@@ -5,7 +5,13 @@
  * https://platform.openai.com/docs/api-reference/chat-streaming
  */
 import type { StreamTransformer, UpstreamError } from '../adaptor.ts'
-import { type PayloadScan, scanPayload } from './json-scan.ts'
+import {
+  keyBefore,
+  objectsHeldBy,
+  type PayloadScan,
+  scanPayload,
+  skipBackOverWhitespace,
+} from './json-scan.ts'
 import { type SseEvent, SseParser } from './sse.ts'
 import { mapUpstreamError } from './upstream-error.ts'
 import { normaliseUsage, type Usage } from './usage.ts'
@@ -27,7 +33,6 @@ const DATA_PREFIX = 'data: '
 const DONE_PAYLOAD = '[DONE]'
 /** Keys whose object value makes an event need reading: its usage, an error sent mid-stream. */
 const OBJECT_KEYS_TO_READ = ['usage', 'error']
-const CHOICES_KEY = ['choices']
 /** About 250k tokens of English: enough for any single completion we may need to count locally. */
 const DEFAULT_TEXT_CAP = 1 << 20
 /**
@@ -48,45 +53,15 @@ interface ChunkMarkers {
 const isJsonWhitespace = (code: number): boolean =>
   code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d
 
-/** Index of the last non-whitespace character before `index`. */
-function skipBackOverWhitespace(text: string, index: number): number {
-  let position = index - 1
-  while (position >= 0 && isJsonWhitespace(text.charCodeAt(position))) position -= 1
-  return position
-}
-
-/**
- * Whether the value starting at `valueAt` belongs to a key written `"<one of keys>"`: looks back
- * over the colon and the key's quotes. A match inside a string value is impossible in valid JSON
- * (its quotes would be escaped); a false match on invalid JSON only costs a closer look.
- */
-function keyBefore(text: string, valueAt: number, keys: readonly string[]): boolean {
-  const colon = skipBackOverWhitespace(text, valueAt)
-  if (text.charCodeAt(colon) !== 0x3a) return false
-  const closingQuote = skipBackOverWhitespace(text, colon)
-  if (text.charCodeAt(closingQuote) !== 0x22) return false
-  for (const key of keys) {
-    const keyStart = closingQuote - key.length
-    if (text.charCodeAt(keyStart - 1) === 0x22 && text.startsWith(key, keyStart)) return true
-  }
-  return false
-}
-
-/**
- * Positions of the markers that make an event need a closer look. Searching for one character
- * and looking back is several times cheaper than searching for the keys themselves, whose
- * opening quote is the commonest character of JSON.
- */
+/** Positions of the markers that make an event need a closer look (see objectsHeldBy). */
 function findMarkers(text: string, chat: boolean): ChunkMarkers {
-  const flagged: number[] = []
-  for (let index = text.indexOf('{'); index !== -1; index = text.indexOf('{', index + 1)) {
-    if (keyBefore(text, index, OBJECT_KEYS_TO_READ)) flagged.push(index)
-  }
+  const [usage, error] = objectsHeldBy(text, OBJECT_KEYS_TO_READ)
+  const flagged = error!.length === 0 ? usage! : [...usage!, ...error!]
   const emptyChoices: number[] = []
   if (chat) {
     for (let index = text.indexOf(']'); index !== -1; index = text.indexOf(']', index + 1)) {
       const open = skipBackOverWhitespace(text, index)
-      if (text.charCodeAt(open) === 0x5b && keyBefore(text, open, CHOICES_KEY)) emptyChoices.push(index)
+      if (text.charCodeAt(open) === 0x5b && keyBefore(text, open, 'choices')) emptyChoices.push(index)
     }
   }
   return { flagged, emptyChoices }

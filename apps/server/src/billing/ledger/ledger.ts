@@ -68,7 +68,7 @@ export class Ledger {
     if (amount <= 0) return { ok: true, reservation }
     const now = Math.floor(Date.now() / 1000)
     if (this.prepared) {
-      const outcome = await this.queueReservation({ tokenId, userId, amount, now })
+      const outcome = await this.queueReservation(tokenId, userId, amount, now)
       return outcome === 'ok' ? { ok: true, reservation } : { ok: false, reason: outcome }
     }
     try {
@@ -109,9 +109,14 @@ export class Ledger {
   }
 
   /** Resolves once the batch holding this reservation has committed; rejects if that batch failed. */
-  private queueReservation(request: ReservationRequest): Promise<ReservationOutcome> {
+  private queueReservation(
+    tokenId: number,
+    userId: number,
+    amount: number,
+    now: number,
+  ): Promise<ReservationOutcome> {
     return new Promise((resolve, reject) => {
-      this.pendingReservations.push({ ...request, resolve, reject })
+      this.pendingReservations.push({ tokenId, userId, amount, now, resolve, reject })
       if (this.pendingReservations.length >= RESERVE_BATCH_SIZE) this.flushInBackground()
       else this.flushImmediate ??= setImmediate(() => this.flushInBackground())
     })

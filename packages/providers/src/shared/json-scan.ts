@@ -124,13 +124,13 @@ function decodeJsonString(buffer: Buffer, open: number, close: number): string {
   }
 }
 
-const isWhitespaceCode = (code: number): boolean =>
+export const isJsonWhitespace = (code: number): boolean =>
   code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d
 
 /** Index of the last non-whitespace character before `index` (-1 if none). */
 export function skipBackOverWhitespace(text: string, index: number): number {
   let position = index - 1
-  while (position >= 0 && isWhitespaceCode(text.charCodeAt(position))) position -= 1
+  while (position >= 0 && isJsonWhitespace(text.charCodeAt(position))) position -= 1
   return position
 }
 

@@ -72,6 +72,23 @@ describe('OpenAI stream transformer', () => {
     expect(transformer.usage?.totalTokens).toBe(7)
   })
 
+  it('tells the usage-only chunk by what its choices hold, in both modes', () => {
+    const usage = '"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}'
+    const cases: Array<[string, 'chat' | 'completions', boolean]> = [
+      [`{"choices":[],${usage}}`, 'chat', false],
+      [`{"choices": null, ${usage}}`, 'chat', false],
+      [`{${usage}}`, 'chat', false],
+      [`{"choices":[{"index":0,"delta":{"content":"x"}}],${usage}}`, 'chat', true],
+      [`{"object":"text_completion","choices":[],${usage}}`, 'completions', false],
+      [`{"object":"text_completion","choices":[{"text":"y","index":0}],${usage}}`, 'completions', true],
+    ]
+    for (const [payload, mode, forwarded] of cases) {
+      const { output, transformer } = run(`data: ${payload}\n\ndata: [DONE]\n\n`, true, mode)
+      expect(transformer.usage?.totalTokens).toBe(7)
+      expect(output.includes('"usage"')).toBe(forwarded)
+    }
+  })
+
   it('is not fooled by key look-alikes inside generated text', () => {
     const text = 'say "usage": {"prompt_tokens": 99} or "error":{} with "choices":[]'
     const transformer = createOpenAiStreamTransformer({ mode: 'chat', dropUsageChunk: true })

@@ -6,7 +6,9 @@
  */
 import type { StreamTransformer, UpstreamError } from '../adaptor.ts'
 import {
+  isJsonWhitespace,
   keyBefore,
+  objectEnd,
   objectsHeldBy,
   type PayloadScan,
   scanPayload,
@@ -33,6 +35,9 @@ const DATA_PREFIX = 'data: '
 const DONE_PAYLOAD = '[DONE]'
 /** Keys whose object value makes an event need reading: its usage, an error sent mid-stream. */
 const OBJECT_KEYS_TO_READ = ['usage', 'error']
+// Chat deltas carry `choices[].delta.content`; legacy completions carry `choices[].text`.
+const CHAT_TEXT_KEY = Buffer.from('content')
+const COMPLETIONS_TEXT_KEY = Buffer.from('text')
 /** About 250k tokens of English: enough for any single completion we may need to count locally. */
 const DEFAULT_TEXT_CAP = 1 << 20
 /**
@@ -44,19 +49,17 @@ const HELD_BYTES_LIMIT = 16 * 1024
 
 /** Where the markers of the rarer events lie in a chunk (see pushWholeEvents). */
 interface ChunkMarkers {
-  /** Positions of objects held by `"usage"` or `"error"` keys: such events need reading. */
-  readonly flagged: number[]
+  /** Positions of objects held by `"usage"` keys: such events are read for their usage. */
+  readonly usage: number[]
+  /** Positions of objects held by `"error"` keys: such events are parsed. */
+  readonly error: number[]
   /** Positions of `"choices": []` (Azure's content-filter chunks, the usage chunk). */
   readonly emptyChoices: number[]
 }
 
-const isJsonWhitespace = (code: number): boolean =>
-  code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d
-
 /** Positions of the markers that make an event need a closer look (see objectsHeldBy). */
 function findMarkers(text: string, chat: boolean): ChunkMarkers {
   const [usage, error] = objectsHeldBy(text, OBJECT_KEYS_TO_READ)
-  const flagged = error!.length === 0 ? usage! : [...usage!, ...error!]
   const emptyChoices: number[] = []
   if (chat) {
     for (let index = text.indexOf(']'); index !== -1; index = text.indexOf(']', index + 1)) {
@@ -64,7 +67,38 @@ function findMarkers(text: string, chat: boolean): ChunkMarkers {
       if (text.charCodeAt(open) === 0x5b && keyBefore(text, open, 'choices')) emptyChoices.push(index)
     }
   }
-  return { flagged, emptyChoices }
+  return { usage: usage!, error: error!, emptyChoices }
+}
+
+/**
+ * What the last `choices` key of the event `text[start, end)` holds, as scanPayload reports it.
+ * Its quotes cannot be those of a string's contents (they would be escaped).
+ */
+function choicesShape(text: string, start: number, end: number): PayloadScan['choices'] {
+  let key = text.lastIndexOf('"choices"', end - 1)
+  while (key >= start) {
+    let next = key + '"choices"'.length
+    while (isJsonWhitespace(text.charCodeAt(next))) next += 1
+    if (text.charCodeAt(next) === 0x3a) {
+      next += 1
+      while (isJsonWhitespace(text.charCodeAt(next))) next += 1
+      if (text.charCodeAt(next) !== 0x5b) return 'other'
+      next += 1
+      while (isJsonWhitespace(text.charCodeAt(next))) next += 1
+      return text.charCodeAt(next) === 0x5d ? 'empty' : 'items'
+    }
+    key = text.lastIndexOf('"choices"', key - 1)
+  }
+  return 'absent'
+}
+
+/** The last position within [start, end), if any. */
+function lastWithin(positions: number[], start: number, end: number): number | undefined {
+  for (let index = positions.length - 1; index >= 0; index--) {
+    const position = positions[index]!
+    if (position < end) return position >= start ? position : undefined
+  }
+  return undefined
 }
 
 /** True when some position lies in [start, end). */
@@ -93,13 +127,13 @@ class OpenAiStreamTransformer implements StreamTransformer {
   private heldBytes = 0
   private output = ''
   private doneSent = false
-  private readonly parser = new SseParser((event) => this.handleEvent(event))
+  /** The line parser, made when a chunk first needs it (most streams never do). */
+  private parser: SseParser | undefined
   private readonly textKey: Buffer
   private readonly textCap: number
 
   constructor(private readonly options: OpenAiStreamOptions) {
-    // Chat deltas carry `choices[].delta.content`; legacy completions carry `choices[].text`.
-    this.textKey = Buffer.from(options.mode === 'chat' ? 'content' : 'text')
+    this.textKey = options.mode === 'chat' ? CHAT_TEXT_KEY : COMPLETIONS_TEXT_KEY
     this.textCap = options.completionTextCap ?? DEFAULT_TEXT_CAP
   }
 
@@ -115,10 +149,11 @@ class OpenAiStreamTransformer implements StreamTransformer {
   }
 
   push(chunk: Buffer): string | Buffer {
-    if (this.parser.idle) {
+    if (!this.parser || this.parser.idle) {
       const passed = this.pushWholeEvents(chunk)
       if (passed !== undefined) return passed
     }
+    this.parser ??= new SseParser((event) => this.handleEvent(event))
     this.parser.push(chunk)
     return this.takeOutput()
   }
@@ -155,7 +190,7 @@ class OpenAiStreamTransformer implements StreamTransformer {
       let forward = false
       if (this.doneSent) forward = false
       else if (done) forward = this.markDone()
-      else if (this.judgeEvent(chunk, payloadStart, payloadEnd, markers)) {
+      else if (this.judgeEvent(chunk, text, payloadStart, payloadEnd, markers)) {
         forward = true
         this.hold(chunk, eventStart, eventEnd)
       }
@@ -177,33 +212,40 @@ class OpenAiStreamTransformer implements StreamTransformer {
    * with no choices and no usage, because clients index choices[0] (reference §2.7). Events
    * with a usage or error object are read; the others pass unread.
    */
-  private judgeEvent(chunk: Buffer, start: number, end: number, markers: ChunkMarkers): boolean {
-    if (anyWithin(markers.flagged, start, end)) {
-      const scan = scanPayload(chunk, start, end)
-      if (scan.errorObject) return this.handleParsedEvent(chunk.toString('utf8', start, end))
-      if (scan.usage) return this.recordUsage(chunk, scan)
+  private judgeEvent(
+    chunk: Buffer,
+    text: string,
+    start: number,
+    end: number,
+    markers: ChunkMarkers,
+  ): boolean {
+    if (anyWithin(markers.error, start, end)) {
+      return this.handleParsedEvent(chunk.toString('utf8', start, end))
     }
+    const usageAt = lastWithin(markers.usage, start, end)
+    if (usageAt !== undefined) return this.recordUsage(chunk, usageAt, end, choicesShape(text, start, end))
     if (isBlank(chunk, start, end)) return false
     return !anyWithin(markers.emptyChoices, start, end)
   }
 
   /** Reads only the usage object; the event is forwarded unless it is the usage-only chunk we asked for. */
-  private recordUsage(chunk: Buffer, scan: PayloadScan): boolean {
-    const { start, end } = scan.usage!
+  private recordUsage(chunk: Buffer, usageAt: number, end: number, choices: PayloadScan['choices']): boolean {
+    const usageEnd = objectEnd(chunk, usageAt, end)
     let raw: unknown
     try {
-      raw = JSON.parse(chunk.toString('utf8', start, end))
+      if (usageEnd === -1) throw new SyntaxError('the usage object is cut off')
+      raw = JSON.parse(chunk.toString('utf8', usageAt, usageEnd))
     } catch {
       return true // unparsable chunks are forwarded as they are, like one-api does
     }
     const usage = normaliseUsage(raw)
     if (usage) this.usage = usage
-    const usageOnly = usage !== undefined && scan.choices !== 'items'
+    const usageOnly = usage !== undefined && choices !== 'items'
     return !(usageOnly && this.options.dropUsageChunk)
   }
 
   finish(): string {
-    this.parser.end()
+    this.parser?.end()
     if (!this.doneSent) {
       this.doneSent = true
       this.output += DONE_EVENT
@@ -227,7 +269,7 @@ class OpenAiStreamTransformer implements StreamTransformer {
     }
     const payload = Buffer.from(event.data)
     const text = payload.toString('latin1')
-    if (this.judgeEvent(payload, 0, payload.length, findMarkers(text, this.options.mode === 'chat'))) {
+    if (this.judgeEvent(payload, text, 0, payload.length, findMarkers(text, this.options.mode === 'chat'))) {
       this.hold(payload, 0, payload.length)
       this.output += `data: ${event.data}\n\n`
     }

@@ -10,6 +10,7 @@ import { dayOf, SECONDS_PER_DAY } from '../db/repositories/log-totals.ts'
 import type { NewLog } from '../db/repositories/logs-repository.ts'
 import type { LogSchema } from '../db/schema.ts'
 import { LogWriter } from './log-writer.ts'
+import type { SqliteLogStatements } from './sqlite-log-statements.ts'
 
 const FIRST_DAY = dayOf(1_700_000_000) * SECONDS_PER_DAY
 
@@ -250,6 +251,25 @@ describe('LogWriter on SQLite', () => {
     expect(calls.at(-1)).toBe(true)
     expect(requestIds(handle)).toEqual(logs.map((log) => log.request_id))
     expect(storedTotals(handle)).toEqual(expectedTotals(logs))
+  })
+
+  it('replaces a write thread that stopped, and loses no log', async () => {
+    const handle = await database()
+    const logWriter = writer(handle.db, handle)
+    const [first, second] = [sampleLogs(120, 'first'), sampleLogs(80, 'second')]
+    for (const log of first) logWriter.write(log)
+    await logWriter.flush()
+    // The thread goes away (as if it had crashed); the next flush finds it refusing work.
+    await (logWriter as unknown as { statements: SqliteLogStatements }).statements.close()
+    for (const log of second) logWriter.write(log)
+    await logWriter.flush()
+    expect(errors).toHaveLength(1)
+    expect(logWriter.pending).toBe(second.length)
+    await logWriter.flush()
+    expect(errors).toHaveLength(1)
+    expect(logWriter.pending).toBe(0)
+    expect(requestIds(handle)).toEqual([...first, ...second].map((log) => log.request_id))
+    expect(storedTotals(handle)).toEqual(expectedTotals([...first, ...second]))
   })
 
   it('writes everything still buffered on close', async () => {

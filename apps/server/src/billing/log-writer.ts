@@ -121,6 +121,8 @@ export class LogWriter {
       this.onError(error)
       // Keep the unwritten rows for the next flush rather than losing billed requests' logs.
       this.buffer = rows.slice(written).concat(this.buffer)
+      // A write thread that died is replaced on the next flush.
+      if (this.statements?.stopped) this.statements = undefined
     }
   }
 

@@ -18,6 +18,8 @@ export interface SqliteLogStatements {
    * the same way. Rejects if the transaction failed.
    */
   insertWithTotals(logs: readonly NewLog[]): Promise<boolean>
+  /** True once the thread has stopped (it died, or was closed): make new statements. */
+  readonly stopped: boolean
   /** True while a write is on its way: the thread may hold the database's write lock. */
   readonly writing: boolean
   /** Resolves once every write sent so far is done. */
@@ -55,6 +57,9 @@ export function sqliteLogStatements(file: string, busyTimeoutMs: number): Sqlite
       }
       await thread.run(batch)
       return true
+    },
+    get stopped() {
+      return thread.stopped
     },
     get writing() {
       return thread.busy

@@ -62,6 +62,11 @@ export class SqliteWriteThread {
     })
   }
 
+  /** True once the thread has stopped (closed, or it died): every batch is refused from then on. */
+  get stopped(): boolean {
+    return this.failure !== undefined
+  }
+
   /** True while some batch sent is not committed (or failed) yet. */
   get busy(): boolean {
     return this.waiting.size > 0

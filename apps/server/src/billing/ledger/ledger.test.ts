@@ -160,6 +160,36 @@ describe('Ledger on SQLite: reservations committed in batches', () => {
     expect(user(userId)).toMatchObject({ quota: 50 })
   })
 
+  it('lets a lone reservation commit in its own turn, and concurrent ones share a commit across two', async () => {
+    const userId = createUser(1_000_000)
+    const tokenId = createToken(userId, 1_000_000)
+    // Counts the batches that reserved for this user: one UPDATE of users.quota per batch.
+    handle.sqlite!.exec(`create table batches (id integer primary key);
+      create trigger count_batches after update of quota on users when new.id = ${userId}
+      begin insert into batches (id) values (null); end`)
+    const batches = () => observer.prepare('select count(*) from batches').pluck().get() as number
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
+
+    // One at a time, as one client would: each is committed before the next turn.
+    for (let index = 0; index < 3; index++) {
+      const reserved = ledger.reserve(tokenId, userId, 1)
+      await nextTurn()
+      expect(batches()).toBe(index + 1)
+      expect((await reserved).ok).toBe(true)
+    }
+
+    // A burst makes the next reservations wait one more turn, and those of two turns share a commit.
+    await Promise.all(Array.from({ length: 8 }, () => ledger.reserve(tokenId, userId, 1)))
+    expect(batches()).toBe(4)
+    const first = [ledger.reserve(tokenId, userId, 1), ledger.reserve(tokenId, userId, 1)]
+    await nextTurn()
+    expect(batches()).toBe(4)
+    const second = [ledger.reserve(tokenId, userId, 1), ledger.reserve(tokenId, userId, 1)]
+    expect((await Promise.all([...first, ...second])).every((result) => result.ok)).toBe(true)
+    expect(batches()).toBe(5)
+    expect(user(userId)).toMatchObject({ quota: 1_000_000 - 15 })
+  })
+
   it('settles and refunds batched reservations to exact balances', async () => {
     const userId = createUser(1000)
     const tokenId = createToken(userId, 1000)

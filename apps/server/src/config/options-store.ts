@@ -13,6 +13,8 @@ const TOPIC = 'option-changed'
  * any node is written to the database and announced on the event bus; every node then re-reads
  * that key, so all nodes change at once (one-api waited for SYNC_FREQUENCY, or a restart).
  */
+const NO_RATIOS: Readonly<Record<string, number>> = Object.freeze({})
+
 export class OptionsStore {
   private readonly values = new Map<OptionKey, string>()
   private readonly parsedJson = new Map<OptionKey, Record<string, number>>()
@@ -49,8 +51,9 @@ export class OptionsStore {
     return Number.isFinite(value) ? value : Number(OPTION_DEFINITIONS[key].default)
   }
 
-  ratios(key: OptionKey): Record<string, number> {
-    return this.parsedJson.get(key) ?? {}
+  /** The same object until the option changes, so callers may cache what they derive from it. */
+  ratios(key: OptionKey): Readonly<Record<string, number>> {
+    return this.parsedJson.get(key) ?? NO_RATIOS
   }
 
   /** Every option with its current value (secrets included: callers filter for display). */

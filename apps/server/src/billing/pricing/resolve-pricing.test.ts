@@ -35,4 +35,30 @@ describe('resolvePricing', () => {
       }),
     ).toEqual({ modelRatio: 1.5, completionRatio: 2, groupRatio: 1 })
   })
+
+  it('answers repeated requests from what it resolved, and sees a changed table at once', () => {
+    const groups = { default: 1, vip: 0.5 }
+    const before = { 'my-model': 1.5 }
+    const first = resolvePricing('my-model', 1, 'vip', { modelRatios: before, groupRatios: groups })
+    expect(resolvePricing('my-model', 1, 'vip', { modelRatios: before, groupRatios: groups })).toBe(first)
+    // Other channel types and groups are resolved on their own.
+    expect(resolvePricing('my-model', 1, 'default', { modelRatios: before, groupRatios: groups })).toEqual({
+      modelRatio: 1.5,
+      completionRatio: 1,
+      groupRatio: 1,
+    })
+    expect(
+      resolvePricing('my-model(7)', 7, 'vip', { modelRatios: before, groupRatios: groups }),
+    ).toBeUndefined()
+    // The options store hands out a new table when an administrator changes a price.
+    const after = { 'my-model': 3 }
+    expect(resolvePricing('my-model', 1, 'vip', { modelRatios: after, groupRatios: groups })).toEqual({
+      modelRatio: 3,
+      completionRatio: 1,
+      groupRatio: 0.5,
+    })
+    expect(
+      resolvePricing('my-model', 1, 'vip', { modelRatios: after, groupRatios: { vip: 2 } })?.groupRatio,
+    ).toBe(2)
+  })
 })

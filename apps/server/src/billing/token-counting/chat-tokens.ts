@@ -64,18 +64,19 @@ export function countChatPromptTokens(
   const legacy = model === 'gpt-3.5-turbo-0301'
   const perMessage = legacy ? 4 : 3
   const perName = legacy ? -1 : 1
-  const text = (value: string) => countTextTokens(value, model, options)
   let total = 0
   for (const message of messages) {
     total += perMessage
-    if (typeof message.role === 'string') total += text(message.role)
+    if (typeof message.role === 'string') total += countTextTokens(message.role, model, options)
     total += countContentTokens(message.content, model, options)
-    if (typeof message.name === 'string' && message.name.length > 0) total += perName + text(message.name)
+    if (typeof message.name === 'string' && message.name.length > 0) {
+      total += perName + countTextTokens(message.name, model, options)
+    }
     total += countToolCallTokens(message.tool_calls, model, options)
   }
   total += 3
   if (Array.isArray(tools) ? tools.length > 0 : tools !== undefined && tools !== null) {
-    total += text(JSON.stringify(tools))
+    total += countTextTokens(JSON.stringify(tools), model, options)
   }
   return total
 }

@@ -40,6 +40,9 @@ export type UpstreamAnswer = BufferedAnswer | StreamedAnswer
  * context tracking that undici's `request()` builds for every call, which on the relay's hot path
  * cost more than the rest of the gateway's own work. Timeouts come from the dispatcher's options.
  */
+// Module-level functions, not per-call closures: each closure the hot path creates costs a little.
+const doNothing = (): void => {}
+
 export class UpstreamExchange implements Dispatcher.DispatchHandler {
   readonly done: Promise<UpstreamAnswer>
   private resolve!: (answer: UpstreamAnswer) => void
@@ -49,8 +52,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   private head: UpstreamHead | undefined
   private chunks: Buffer[] = []
   private streaming = false
-  private resumeUpstream: () => void = () => {}
-  private readonly resumeFromSink = () => this.resumeUpstream()
+  private resumeUpstream: () => void = doNothing
 
   /** `sink`: set for stream requests; used only when the answer is a 2xx event stream. */
   constructor(private readonly sink: StreamSink | undefined) {
@@ -90,7 +92,8 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   }
 
   onData(chunk: Buffer): boolean {
-    if (this.streaming) return this.sink!.write(chunk, this.resumeFromSink)
+    // Data only follows onHeaders, which set resumeUpstream to the dispatcher's resume.
+    if (this.streaming) return this.sink!.write(chunk, this.resumeUpstream)
     this.chunks.push(chunk)
     return true
   }

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { objectEnd, objectsHeldBy, type PayloadScan, scanPayload } from './json-scan.ts'
+import { objectEnd, objectsHeldBy, stringValuesOf } from './json-scan.ts'
 
 const CONTENT = Buffer.from('content')
-const scanText = (text: string, textKey: Buffer | undefined = CONTENT) =>
-  scanPayload(Buffer.from(text), 0, Buffer.byteLength(text), textKey)
-const usageOf = (text: string, scan: PayloadScan) =>
-  scan.usage ? JSON.parse(Buffer.from(text).toString('utf8', scan.usage.start, scan.usage.end)) : undefined
+const textsOf = (text: string) => stringValuesOf(Buffer.from(text), 0, Buffer.byteLength(text), CONTENT)
+/** The last object held by `key` in `text`, parsed; undefined when there is none or it is cut off. */
+function lastObject(text: string, key: string): unknown {
+  const start = objectsHeldBy(text, [key])[0]!.at(-1)
+  if (start === undefined) return undefined
+  const end = objectEnd(Buffer.from(text, 'latin1'), start, text.length)
+  return end === -1 ? undefined : JSON.parse(text.slice(start, end))
+}
 
 describe('json scan', () => {
   it('finds the last object-valued usage, skipping braces and look-alike keys inside strings', () => {
@@ -14,22 +18,20 @@ describe('json scan', () => {
       nested: { usage: 'not an object' },
       usage: { prompt_tokens: 3, completion_tokens: 4, details: { text: '}}{' } },
     }
-    const text = JSON.stringify(reply)
-    expect(usageOf(text, scanText(text))).toEqual(reply.usage)
+    expect(lastObject(JSON.stringify(reply), 'usage')).toEqual(reply.usage)
   })
 
   it('finds no usage when the key is missing, not an object, or the object is cut off', () => {
-    expect(scanText('{"a":1}').usage).toBeUndefined()
-    expect(scanText('{"usage":null}').usage).toBeUndefined()
-    expect(scanText('{"usage":{"prompt_tokens":1').usage).toBeUndefined()
+    expect(lastObject('{"a":1}', 'usage')).toBeUndefined()
+    expect(lastObject('{"usage":null}', 'usage')).toBeUndefined()
+    expect(lastObject('{"usage":{"prompt_tokens":1', 'usage')).toBeUndefined()
   })
 
   it('tells keys from string contents', () => {
-    expect(scanText(JSON.stringify({ content: '"error":{"x":1}', error: null })).errorObject).toBe(false)
-    expect(scanText(JSON.stringify({ a: { content: 'x\n"y"' }, content: 'z' })).texts).toEqual([
-      'x\n"y"',
-      'z',
+    expect(objectsHeldBy(JSON.stringify({ content: '"error":{"x":1}', error: null }), ['error'])).toEqual([
+      [],
     ])
+    expect(textsOf(JSON.stringify({ a: { content: 'x\n"y"' }, content: 'z' }))).toEqual(['x\n"y"', 'z'])
   })
 })
 
@@ -61,26 +63,22 @@ describe('json scan on bytes', () => {
     for (const [sample, expected] of samples) {
       const text = JSON.stringify(sample)
       const framed = Buffer.from(`data: ${text}\n\n`)
-      const scan = scanPayload(framed, 6, 6 + Buffer.byteLength(text), CONTENT)
-      expect(scan.texts).toEqual(expected.texts)
-      expect(scan.errorObject).toBe(expected.errorObject)
-      const usage = scan.usage
-        ? JSON.parse(framed.toString('utf8', scan.usage.start, scan.usage.end))
-        : undefined
-      expect(usage).toEqual(expected.usage)
+      expect(stringValuesOf(framed, 6, 6 + Buffer.byteLength(text), CONTENT)).toEqual(expected.texts)
+      const latin1 = framed.toString('latin1')
+      expect(objectsHeldBy(latin1, ['error'])[0]!.length > 0).toBe(expected.errorObject)
+      expect(lastObject(latin1, 'usage')).toEqual(expected.usage)
     }
     const spaced = '{"content" : "a", "content":\t"b", "usage" :\n{"x":1}}'
-    const scan = scanText(spaced)
-    expect(scan.texts).toEqual(['a', 'b'])
-    expect(scan.errorObject).toBe(false)
-    expect(usageOf(spaced, scan)).toEqual({ x: 1 })
+    expect(textsOf(spaced)).toEqual(['a', 'b'])
+    expect(objectsHeldBy(spaced, ['error'])).toEqual([[]])
+    expect(lastObject(spaced, 'usage')).toEqual({ x: 1 })
   })
 
   it('looks only inside the given range and stops at a cut-off string', () => {
-    const buffer = Buffer.from('{"a":1}{"usage" :{"x":1}}')
-    expect(scanPayload(buffer, 0, 7, CONTENT).usage).toBeUndefined()
-    expect(scanPayload(buffer, 7, buffer.length, CONTENT).usage).toBeDefined()
-    expect(scanText('{"content":"abc').texts).toEqual([])
+    const buffer = Buffer.from('{"content":"a"}{"content" :"b"}')
+    expect(stringValuesOf(buffer, 0, 15, CONTENT)).toEqual(['a'])
+    expect(stringValuesOf(buffer, 15, buffer.length, CONTENT)).toEqual(['b'])
+    expect(textsOf('{"content":"abc')).toEqual([])
   })
 })
 

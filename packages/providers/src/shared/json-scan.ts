@@ -1,31 +1,13 @@
 /**
- * A cheap look into serialised JSON without parsing it: one pass over the bytes that steps over
- * every string whole, so text inside a value can never pass for a key. The relay uses it on its
- * hot path to learn whether a stream event or a reply carries usage or an error (and so needs a
- * real parse), and to read the generated text, decoding only the strings it wants.
+ * Cheap looks into serialised JSON without parsing it, for the relay's hot path:
+ * - objectsHeldBy finds where objects held by given keys (usage, error) start, so only events
+ *   and replies that have one are read;
+ * - stringValuesOf reads the string values of one key (the generated text), stepping over every
+ *   string whole, so text inside a value can never pass for a key.
  */
 
-/** What one scan found in a JSON object's bytes. */
-export interface PayloadScan {
-  /** Where the last object-valued `usage` key's object lies: `buffer[start, end)`. */
-  usage: { start: number; end: number } | undefined
-  /** Some `error` key holds an object. */
-  errorObject: boolean
-  /** The decoded string values of every `textKey` key, in order. */
-  texts: string[]
-  /**
-   * What the last `choices` key holds: 'items' for a non-empty array, 'empty' for `[]`, 'other'
-   * for anything else; 'absent' when there is no such key.
-   */
-  choices: 'absent' | 'empty' | 'items' | 'other'
-}
-
-const USAGE = Buffer.from('usage')
-const ERROR = Buffer.from('error')
-const CHOICES = Buffer.from('choices')
-
-const isWhitespaceByte = (byte: number | undefined): boolean =>
-  byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d
+export const isJsonWhitespace = (code: number | undefined): boolean =>
+  code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d
 
 function sameBytes(buffer: Buffer, start: number, length: number, word: Buffer): boolean {
   if (length !== word.length) return false
@@ -64,9 +46,9 @@ export function objectEnd(buffer: Buffer, open: number, end: number): number {
   return -1
 }
 
-/** Scans the JSON bytes `buffer[start, end)`; `textKey` names the string values to collect. */
-export function scanPayload(buffer: Buffer, start: number, end: number, textKey?: Buffer): PayloadScan {
-  const scan: PayloadScan = { usage: undefined, errorObject: false, texts: [], choices: 'absent' }
+/** The decoded string values of every `key` key in the JSON bytes `buffer[start, end)`, in order. */
+export function stringValuesOf(buffer: Buffer, start: number, end: number, key: Buffer): string[] {
+  const values: string[] = []
   let position = start
   while (position < end) {
     if (buffer[position] !== 0x22) {
@@ -74,41 +56,24 @@ export function scanPayload(buffer: Buffer, start: number, end: number, textKey?
       continue
     }
     const close = stringEnd(buffer, position, end)
-    if (close === -1) return scan
+    if (close === -1) return values
     let next = close + 1
-    while (next < end && isWhitespaceByte(buffer[next])) next += 1
+    while (next < end && isJsonWhitespace(buffer[next])) next += 1
     if (buffer[next] !== 0x3a) {
       position = close + 1 // a string value
       continue
     }
     next += 1
-    while (next < end && isWhitespaceByte(buffer[next])) next += 1
-    const keyStart = position + 1
-    const keyLength = close - keyStart
-    const first = buffer[next]
-    if (first === 0x7b && sameBytes(buffer, keyStart, keyLength, USAGE)) {
-      const usageEnd = objectEnd(buffer, next, end)
-      if (usageEnd !== -1) scan.usage = { start: next, end: usageEnd }
-    } else if (first === 0x7b && sameBytes(buffer, keyStart, keyLength, ERROR)) {
-      scan.errorObject = true
-    } else if (sameBytes(buffer, keyStart, keyLength, CHOICES)) {
-      scan.choices = first === 0x5b ? arrayShape(buffer, next, end) : 'other'
-    } else if (first === 0x22 && textKey && sameBytes(buffer, keyStart, keyLength, textKey)) {
+    while (next < end && isJsonWhitespace(buffer[next])) next += 1
+    if (buffer[next] === 0x22 && sameBytes(buffer, position + 1, close - position - 1, key)) {
       const valueEnd = stringEnd(buffer, next, end)
-      if (valueEnd === -1) return scan
-      scan.texts.push(decodeJsonString(buffer, next, valueEnd))
+      if (valueEnd === -1) return values
+      values.push(decodeJsonString(buffer, next, valueEnd))
       next = valueEnd + 1
     }
     position = next
   }
-  return scan
-}
-
-/** Whether the array opening at `open` is empty. */
-function arrayShape(buffer: Buffer, open: number, end: number): 'empty' | 'items' {
-  let next = open + 1
-  while (next < end && isWhitespaceByte(buffer[next])) next += 1
-  return buffer[next] === 0x5d ? 'empty' : 'items'
+  return values
 }
 
 /** The JSON string whose quotes are at `open` and `close`, escapes resolved. */
@@ -123,9 +88,6 @@ function decodeJsonString(buffer: Buffer, open: number, close: number): string {
     return raw.slice(1, -1)
   }
 }
-
-export const isJsonWhitespace = (code: number): boolean =>
-  code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d
 
 /** Index of the last non-whitespace character before `index` (-1 if none). */
 export function skipBackOverWhitespace(text: string, index: number): number {

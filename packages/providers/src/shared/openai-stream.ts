@@ -10,9 +10,8 @@ import {
   keyBefore,
   objectEnd,
   objectsHeldBy,
-  type PayloadScan,
-  scanPayload,
   skipBackOverWhitespace,
+  stringValuesOf,
 } from './json-scan.ts'
 import { type SseEvent, SseParser } from './sse.ts'
 import { mapUpstreamError } from './upstream-error.ts'
@@ -70,11 +69,14 @@ function findMarkers(text: string, chat: boolean): ChunkMarkers {
   return { usage: usage!, error: error!, emptyChoices }
 }
 
+/** What a `choices` key holds: a non-empty array, `[]`, something else, or no such key. */
+type ChoicesShape = 'items' | 'empty' | 'other' | 'absent'
+
 /**
- * What the last `choices` key of the event `text[start, end)` holds, as scanPayload reports it.
- * Its quotes cannot be those of a string's contents (they would be escaped).
+ * What the last `choices` key of the event `text[start, end)` holds. Its quotes cannot be those of
+ * a string's contents (they would be escaped).
  */
-function choicesShape(text: string, start: number, end: number): PayloadScan['choices'] {
+function choicesShape(text: string, start: number, end: number): ChoicesShape {
   let key = text.lastIndexOf('"choices"', end - 1)
   while (key >= start) {
     let next = key + '"choices"'.length
@@ -187,13 +189,11 @@ class OpenAiStreamTransformer implements StreamTransformer {
       const payloadEnd = eventEnd - 2
       const done =
         payloadEnd - payloadStart === DONE_PAYLOAD.length && text.startsWith(DONE_PAYLOAD, payloadStart)
-      let forward = false
-      if (this.doneSent) forward = false
-      else if (done) forward = this.markDone()
-      else if (this.judgeEvent(chunk, text, payloadStart, payloadEnd, markers)) {
-        forward = true
-        this.hold(chunk, eventStart, eventEnd)
-      }
+      // Nothing follows [DONE].
+      const forward =
+        !this.doneSent &&
+        (done ? this.markDone() : this.judgeEvent(chunk, text, payloadStart, payloadEnd, markers))
+      if (forward && !done) this.hold(chunk, eventStart, eventEnd)
       if (!forward && !forwarded) forwarded = [chunk.subarray(0, eventStart)]
       else if (forward && forwarded) forwarded.push(chunk.subarray(eventStart, eventEnd))
     }
@@ -209,8 +209,9 @@ class OpenAiStreamTransformer implements StreamTransformer {
   /**
    * Whether to forward the event whose payload is `chunk[start, end)` (not [DONE], and nothing
    * was sent after [DONE]). Blank events are dropped, and so are Azure's content-filter chunks
-   * with no choices and no usage, because clients index choices[0] (reference §2.7). Events
-   * with a usage or error object are read; the others pass unread.
+   * with no choices and no usage, because clients index choices[0] (reference §2.7). An event
+   * with an error object is recorded and forwarded; one with usage is read for it; the others
+   * pass unread.
    */
   private judgeEvent(
     chunk: Buffer,
@@ -219,17 +220,17 @@ class OpenAiStreamTransformer implements StreamTransformer {
     end: number,
     markers: ChunkMarkers,
   ): boolean {
-    if (anyWithin(markers.error, start, end)) {
-      return this.handleParsedEvent(chunk.toString('utf8', start, end))
-    }
+    const hasError = anyWithin(markers.error, start, end)
+    if (hasError) this.recordStreamError(chunk.toString('utf8', start, end))
     const usageAt = lastWithin(markers.usage, start, end)
     if (usageAt !== undefined) return this.recordUsage(chunk, usageAt, end, choicesShape(text, start, end))
+    if (hasError) return true
     if (isBlank(chunk, start, end)) return false
     return !anyWithin(markers.emptyChoices, start, end)
   }
 
   /** Reads only the usage object; the event is forwarded unless it is the usage-only chunk we asked for. */
-  private recordUsage(chunk: Buffer, usageAt: number, end: number, choices: PayloadScan['choices']): boolean {
+  private recordUsage(chunk: Buffer, usageAt: number, end: number, choices: ChoicesShape): boolean {
     const usageEnd = objectEnd(chunk, usageAt, end)
     let raw: unknown
     try {
@@ -275,21 +276,15 @@ class OpenAiStreamTransformer implements StreamTransformer {
     }
   }
 
-  /** Handles an event carrying an error object. Returns false when it must not be forwarded. */
-  private handleParsedEvent(data: string): boolean {
-    let chunk: unknown
+  /** An error object the upstream sent inside the stream (reference §2.9). */
+  private recordStreamError(data: string): void {
+    let event: unknown
     try {
-      chunk = JSON.parse(data)
+      event = JSON.parse(data)
     } catch {
-      return true // unparsable chunks are forwarded as they are, like one-api does
+      return // unparsable events are forwarded as they are, like one-api does
     }
-    if (!isRecord(chunk)) return true
-    if (isRecord(chunk.error)) this.streamError = mapUpstreamError(200, data)
-    const usage = normaliseUsage(chunk.usage)
-    if (usage) this.usage = usage
-    const choices = Array.isArray(chunk.choices) ? chunk.choices : []
-    const usageOnly = usage !== undefined && choices.length === 0
-    return !(usageOnly && this.options.dropUsageChunk)
+    if (isRecord(event) && isRecord(event.error)) this.streamError = mapUpstreamError(200, data)
   }
 
   /**
@@ -299,7 +294,7 @@ class OpenAiStreamTransformer implements StreamTransformer {
   private hold(buffer: Buffer, start: number, end: number): void {
     if (this.heldBytes + (end - start) > HELD_BYTES_LIMIT) {
       this.readHeldText()
-      this.appendText(scanPayload(buffer, start, end, this.textKey).texts)
+      this.appendText(stringValuesOf(buffer, start, end, this.textKey))
       return
     }
     const last = this.held.at(-1)
@@ -310,7 +305,7 @@ class OpenAiStreamTransformer implements StreamTransformer {
 
   private readHeldText(): void {
     for (const [buffer, start, end] of this.held) {
-      this.appendText(scanPayload(buffer, start, end, this.textKey).texts)
+      this.appendText(stringValuesOf(buffer, start, end, this.textKey))
     }
     this.held = []
     this.heldBytes = 0

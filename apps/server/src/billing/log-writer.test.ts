@@ -9,8 +9,8 @@ import { migrateLogs } from '../db/migrations/migrate.ts'
 import { dayOf, SECONDS_PER_DAY } from '../db/repositories/log-totals.ts'
 import type { NewLog } from '../db/repositories/logs-repository.ts'
 import type { LogSchema } from '../db/schema.ts'
+import type { SqliteWriteThread } from '../db/sqlite-write-thread.ts'
 import { LogWriter } from './log-writer.ts'
-import type { SqliteLogStatements } from './sqlite-log-statements.ts'
 
 const FIRST_DAY = dayOf(1_700_000_000) * SECONDS_PER_DAY
 
@@ -260,7 +260,7 @@ describe('LogWriter on SQLite', () => {
     for (const log of first) logWriter.write(log)
     await logWriter.flush()
     // The thread goes away (as if it had crashed); the next flush finds it refusing work.
-    await (logWriter as unknown as { statements: SqliteLogStatements }).statements.close()
+    await (logWriter as unknown as { thread: SqliteWriteThread }).thread.close()
     for (const log of second) logWriter.write(log)
     await logWriter.flush()
     expect(errors).toHaveLength(1)

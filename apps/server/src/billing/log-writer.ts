@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely'
 import { insertLogsWithTotals } from '../db/repositories/log-totals.ts'
 import type { NewLog } from '../db/repositories/logs-repository.ts'
 import type { LogSchema } from '../db/schema.ts'
-import { type SqliteLogStatements, sqliteLogStatements } from './sqlite-log-statements.ts'
+import { SqliteWriteThread } from '../db/sqlite-write-thread.ts'
+import { LOG_STATEMENTS, logBatch } from './sqlite-log-statements.ts'
 
 /** Rows per query-builder INSERT: 200 rows of 16 columns stay far below every bound-parameter limit. */
 const ROWS_PER_INSERT = 200
@@ -25,7 +26,8 @@ export class LogWriter {
   private buffer: NewLog[] = []
   private flushing: Promise<void> | undefined
   private readonly timer: NodeJS.Timeout
-  private statements: SqliteLogStatements | undefined
+  /** Stores the rows when the logs live in a SQLite file; started on the first flush. */
+  private thread: SqliteWriteThread | undefined
 
   constructor(
     private readonly db: Kysely<LogSchema>,
@@ -50,12 +52,12 @@ export class LogWriter {
 
   /** True while the SQLite write thread is writing logs (see Ledger.shareWriteLockWith). */
   get writing(): boolean {
-    return this.statements?.writing ?? false
+    return this.thread?.busy ?? false
   }
 
   /** Resolves once the SQLite write thread is done with what it was given so far. */
   async written(): Promise<void> {
-    await this.statements?.written()
+    await this.thread?.idle()
   }
 
   write(log: NewLog): void {
@@ -81,7 +83,7 @@ export class LogWriter {
     clearInterval(this.timer)
     await this.flush()
     if (this.buffer.length > 0) await this.flush()
-    await this.statements?.close()
+    await this.thread?.close()
   }
 
   private async writeBuffered(): Promise<void> {
@@ -122,7 +124,7 @@ export class LogWriter {
       // Keep the unwritten rows for the next flush rather than losing billed requests' logs.
       this.buffer = rows.slice(written).concat(this.buffer)
       // A write thread that died is replaced on the next flush.
-      if (this.statements?.stopped) this.statements = undefined
+      if (this.thread?.stopped) this.thread = undefined
     }
   }
 
@@ -137,13 +139,18 @@ export class LogWriter {
   /** Writes the rows from `start` on, as many as one transaction takes; returns how many. */
   private async insertChunk(rows: NewLog[], start: number): Promise<number> {
     if (this.sqlite && !this.sqlite.memory) {
-      // Started on the first flush: a process that never relays never starts the thread.
-      this.statements ??= sqliteLogStatements(
-        this.sqlite.name,
-        this.sqlite.pragma('busy_timeout', { simple: true }) as number,
-      )
       const chunk = rows.slice(start, start + ROWS_PER_SQLITE_TRANSACTION)
-      if (await this.statements.insertWithTotals(chunk)) return chunk.length
+      const batch = logBatch(chunk)
+      if (batch) {
+        // Started on the first flush: a process that never relays never starts the thread.
+        this.thread ??= new SqliteWriteThread(
+          this.sqlite.name,
+          LOG_STATEMENTS,
+          this.sqlite.pragma('busy_timeout', { simple: true }) as number,
+        )
+        await this.thread.run(batch)
+        return chunk.length
+      }
     }
     const chunk = rows.slice(start, start + ROWS_PER_INSERT)
     await insertLogsWithTotals(this.db, chunk)

@@ -1,38 +1,22 @@
 import { logsTable } from '../db/migrations/table-definitions.ts'
 import { totalsByDay } from '../db/repositories/log-totals.ts'
 import type { NewLog } from '../db/repositories/logs-repository.ts'
-import { SqliteWriteThread, type StatementRun } from '../db/sqlite-write-thread.ts'
+import type { StatementRun } from '../db/sqlite-write-thread.ts'
 
 /**
  * The batched consume-log write on SQLite: one single-row INSERT per log plus one upsert per day
- * of totals, in one transaction, run by a write thread with its own connection. Storing a log
- * touches the table and its eight indexes; on the event loop that was the largest cost of a
- * relayed request after the socket writes. (Building and compiling multi-row INSERTs through the
- * query builder cost more CPU still.)
+ * of totals, in one transaction, run by a write thread with its own connection (see LogWriter).
+ * Storing a log touches the table and its eight indexes; on the event loop that was the largest
+ * cost of a relayed request after the socket writes. (Building and compiling multi-row INSERTs
+ * through the query builder cost more CPU still.)
  */
-export interface SqliteLogStatements {
-  /**
-   * Stores the logs and adds their consume totals to log_daily_totals in one transaction (all or
-   * nothing). Resolves false, having written nothing, when some log leaves a column undefined or
-   * sets the id: the query builder gives those a default, so they must go through it to be stored
-   * the same way. Rejects if the transaction failed.
-   */
-  insertWithTotals(logs: readonly NewLog[]): Promise<boolean>
-  /** True once the thread has stopped (it died, or was closed): make new statements. */
-  readonly stopped: boolean
-  /** True while a write is on its way: the thread may hold the database's write lock. */
-  readonly writing: boolean
-  /** Resolves once every write sent so far is done. */
-  written(): Promise<void>
-  /** Waits for the writes already sent, then stops the thread. */
-  close(): Promise<void>
-}
 
 /** Every column a log is written with: the table's columns but the generated id. */
 const COLUMNS = logsTable.columns.map((column) => column.name).filter((name) => name !== 'id')
 const INSERT_LOG = 0
 const ADD_TOTALS = 1
-const STATEMENTS = [
+/** The statements a log write thread is started with (see logBatch). */
+export const LOG_STATEMENTS = [
   `insert into logs (${COLUMNS.map((name) => `"${name}"`).join(', ')})
    values (${COLUMNS.map(() => '?').join(', ')})`,
   `insert into log_daily_totals (day, quota, tokens, request_count) values (?, ?, ?, ?)
@@ -41,32 +25,22 @@ const STATEMENTS = [
      request_count = log_daily_totals.request_count + excluded.request_count`,
 ]
 
-/** The log statements of the SQLite database in `file`, run on a write thread of their own. */
-export function sqliteLogStatements(file: string, busyTimeoutMs: number): SqliteLogStatements {
-  const thread = new SqliteWriteThread(file, STATEMENTS, busyTimeoutMs)
-  return {
-    async insertWithTotals(logs) {
-      const batch: StatementRun[] = []
-      for (const log of logs) {
-        const row = columnValues(log)
-        if (!row) return false
-        batch.push([INSERT_LOG, row])
-      }
-      for (const day of totalsByDay(logs)) {
-        batch.push([ADD_TOTALS, [day.day, day.quota, day.tokens, day.request_count]])
-      }
-      await thread.run(batch)
-      return true
-    },
-    get stopped() {
-      return thread.stopped
-    },
-    get writing() {
-      return thread.busy
-    },
-    written: () => thread.idle(),
-    close: () => thread.close(),
+/**
+ * The logs and their consume totals (log_daily_totals) as one write-thread batch. Undefined when
+ * some log leaves a column undefined or sets the id: the query builder gives those a default, so
+ * they must go through it to be stored the same way.
+ */
+export function logBatch(logs: readonly NewLog[]): StatementRun[] | undefined {
+  const batch: StatementRun[] = []
+  for (const log of logs) {
+    const row = columnValues(log)
+    if (!row) return undefined
+    batch.push([INSERT_LOG, row])
   }
+  for (const day of totalsByDay(logs)) {
+    batch.push([ADD_TOTALS, [day.day, day.quota, day.tokens, day.request_count]])
+  }
+  return batch
 }
 
 /** The values in COLUMNS order, bound as the query builder binds them; undefined when it would not. */

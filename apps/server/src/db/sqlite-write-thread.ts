@@ -1,9 +1,9 @@
-import { createRequire } from 'node:module'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
+import { startSqliteWorker } from './sqlite-worker.ts'
 
 /**
- * One statement run: its index in the thread's statement list, and its parameters (numbers,
- * strings or null: they travel as JSON).
+ * One statement run: its index in the thread's statement list, and its parameters (values
+ * better-sqlite3 binds: numbers, strings, bigints, buffers, null).
  */
 export type StatementRun = readonly [statement: number, parameters: readonly unknown[]]
 
@@ -32,11 +32,7 @@ export class SqliteWriteThread {
   private onIdle: Array<() => void> = []
 
   constructor(file: string, statements: readonly string[], busyTimeoutMs: number) {
-    const modulePath = createRequire(import.meta.url).resolve('better-sqlite3')
-    this.worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { file, statements, busyTimeoutMs, modulePath },
-    })
+    this.worker = startSqliteWorker(file, busyTimeoutMs, RUN_BATCHES, { statements })
     // The thread keeps the process alive only while a batch is on its way (see run()).
     this.worker.unref()
     this.worker.on('message', (reply: { id: number; error?: { message: string; code?: string } }) => {
@@ -57,8 +53,7 @@ export class SqliteWriteThread {
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject })
       if (this.waiting.size === 1) this.worker.ref()
-      // As JSON text: copying one string to the thread costs a fraction of cloning the arrays.
-      this.worker.postMessage({ id, batch: JSON.stringify(batch) })
+      this.worker.postMessage({ id, batch })
     })
   }
 
@@ -97,11 +92,7 @@ export class SqliteWriteThread {
   }
 }
 
-// Plain JavaScript, so the worker needs no TypeScript loader (tsx, or Vitest's transform).
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads')
-const Database = require(workerData.modulePath)
-const database = new Database(workerData.file, { timeout: workerData.busyTimeoutMs })
+const RUN_BATCHES = `
 database.pragma('synchronous = NORMAL')
 const prepared = []
 const statement = (index) => (prepared[index] ??= database.prepare(workerData.statements[index]))
@@ -110,7 +101,7 @@ const runAll = database.transaction((batch) => {
 })
 parentPort.on('message', ({ id, batch }) => {
   try {
-    runAll.immediate(JSON.parse(batch))
+    runAll.immediate(batch)
     parentPort.postMessage({ id })
   } catch (error) {
     parentPort.postMessage({ id, error: { message: String(error && error.message), code: error && error.code } })

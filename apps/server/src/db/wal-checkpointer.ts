@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
+import { startSqliteWorker } from './sqlite-worker.ts'
 
 /**
  * Checkpoints a SQLite database's write-ahead log from a worker thread of its own. Left to
@@ -12,11 +12,7 @@ export class WalCheckpointer {
   private readonly worker: Worker
 
   constructor(file: string, intervalMs: number, busyTimeoutMs: number) {
-    const modulePath = createRequire(import.meta.url).resolve('better-sqlite3')
-    this.worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { file, intervalMs, busyTimeoutMs, modulePath },
-    })
+    this.worker = startSqliteWorker(file, busyTimeoutMs, CHECKPOINTS, { intervalMs })
     // The checkpointer must never keep the process alive nor take it down: it is only an optimisation.
     this.worker.unref()
     this.worker.on('error', () => {})
@@ -27,11 +23,7 @@ export class WalCheckpointer {
   }
 }
 
-// Plain JavaScript, so the worker needs no TypeScript loader (tsx, or Vitest's transform).
-const WORKER_SOURCE = `
-const { workerData } = require('node:worker_threads')
-const Database = require(workerData.modulePath)
-const database = new Database(workerData.file, { timeout: workerData.busyTimeoutMs })
+const CHECKPOINTS = `
 setInterval(() => {
   try {
     database.pragma('wal_checkpoint(PASSIVE)')

@@ -3,6 +3,7 @@
  * does not know survive) or must be re-serialised because the adaptor has to change it.
  */
 import type { RelayRequest } from '../adaptor.ts'
+import { isJsonWhitespace } from '../shared/json-scan.ts'
 import { replaceMultipartField } from '../shared/multipart.ts'
 
 export interface PreparedBody {
@@ -38,8 +39,6 @@ function withSystemPrompt(messages: unknown, prompt: string): unknown[] {
 }
 
 const USAGE_OPTION = Buffer.from('"stream_options":{"include_usage":true},')
-const isJsonSpace = (byte: number | undefined) =>
-  byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09
 
 /**
  * The client's bytes with `"stream_options":{"include_usage":true}` added as the object's first
@@ -49,10 +48,10 @@ const isJsonSpace = (byte: number | undefined) =>
  */
 function withUsageOption(body: Buffer): Buffer | undefined {
   let open = 0
-  while (isJsonSpace(body[open])) open += 1
+  while (isJsonWhitespace(body[open])) open += 1
   if (body[open] !== 0x7b) return undefined
   let next = open + 1
-  while (isJsonSpace(body[next])) next += 1
+  while (isJsonWhitespace(body[next])) next += 1
   if (next >= body.length || body[next] === 0x7d) return undefined
   return Buffer.concat([body.subarray(0, open + 1), USAGE_OPTION, body.subarray(open + 1)])
 }

@@ -68,13 +68,13 @@ function parseTranscription(response: UpstreamResponse): ParsedResponse | Upstre
   }
 }
 
+const USAGE_AND_ERROR = ['usage', 'error']
+
 /**
  * The usage of a successful reply read without parsing the whole reply (an embeddings reply is
  * mostly numbers): only the usage object is parsed. Undefined, and the reply is parsed in full,
  * when there is no usage with tokens or the reply may carry an error object.
  */
-const USAGE_AND_ERROR = ['usage', 'error']
-
 function scannedUsage(body: Buffer): Usage | undefined {
   if (body[0] !== 0x7b) return undefined
   const [usageObjects, errorObjects] = objectsHeldBy(body.toString('latin1'), USAGE_AND_ERROR)
@@ -109,10 +109,9 @@ export function parseOpenAiResponse(
     const usage = scannedUsage(body)
     if (usage) return { kind: 'response', body, usage }
   }
-  const text = body.toString('utf8')
   let json: unknown
   try {
-    json = JSON.parse(text)
+    json = JSON.parse(body.toString('utf8'))
   } catch {
     return localError(502, 'unmarshal_response_body_failed', 'upstream returned invalid JSON', {
       retryable: true,

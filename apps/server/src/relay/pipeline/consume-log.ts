@@ -6,25 +6,6 @@ import type { NewLog } from '../../db/repositories/logs-repository.ts'
 import type { RoutedChannel } from '../routing/routed-channel.ts'
 import { elapsedMilliseconds, type RelayState } from './relay-state.ts'
 
-// The ratios line of each resolved price, made once: resolvePricing hands out the same object for
-// the same model, channel type and group until a ratio table changes.
-const textRatiosLine = new WeakMap<ResolvedPricing, string>()
-const otherRatiosLine = new WeakMap<ResolvedPricing, string>()
-
-function ratiosLine(pricing: ResolvedPricing, textModes: boolean): string {
-  const lines = textModes ? textRatiosLine : otherRatiosLine
-  let line = lines.get(pricing)
-  if (line === undefined) {
-    line = describeRatios(
-      pricing.modelRatio,
-      pricing.groupRatio,
-      textModes ? pricing.completionRatio : undefined,
-    )
-    lines.set(pricing, line)
-  }
-  return line
-}
-
 /** The consume log row (type 2) of one billed request. */
 export function consumeLog(
   state: RelayState,
@@ -35,7 +16,11 @@ export function consumeLog(
 ): NewLog {
   const { caller } = state
   const textModes = state.mode === 'chat' || state.mode === 'completions'
-  let content = ratiosLine(pricing, textModes)
+  let content = describeRatios(
+    pricing.modelRatio,
+    pricing.groupRatio,
+    textModes ? pricing.completionRatio : undefined,
+  )
   if (charge.estimated) content += '; tokens counted locally (the upstream reported no usage)'
   for (const note of notes) content += `; ${note}`
   return {

@@ -298,14 +298,7 @@ describe('Ledger on SQLite: reservations committed in batches', () => {
     // A writer on a connection of its own (as the log write thread has), holding the write lock
     // for 4 busy timeouts: a commit attempted meanwhile would sleep, then fail.
     const other = new SqliteDatabase(path)
-    let finishWriting = () => {}
-    const writing = new Promise<void>((resolve) => {
-      finishWriting = () => {
-        other.exec('commit')
-        resolve()
-      }
-    })
-    const writer = { writing: true, written: () => writing }
+    const writer = { writing: true }
     ledger.shareWriteLockWith(writer)
     other.exec('begin immediate')
     try {
@@ -318,8 +311,10 @@ describe('Ledger on SQLite: reservations committed in batches', () => {
       await sleep(4 * BUSY_TIMEOUT_MS)
       expect(token(tokenId)).toMatchObject({ remain_quota: 1000 })
 
+      // Done writing, the writer hands the lock back, as the log writer does after each batch.
+      other.exec('commit')
       writer.writing = false
-      finishWriting()
+      expect(ledger.flushSettlements()).toBe(true)
       expect((await reserved).ok).toBe(true)
       expect(token(tokenId)).toMatchObject({ remain_quota: 900, used_quota: 100 })
     } finally {

@@ -36,12 +36,13 @@ export interface Reservation {
 
 export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; reason: 'token' | 'user' }
 
-/** Another writer of the same SQLite database in this process (the log write thread). */
+/**
+ * Another writer of the same SQLite database in this process (the log write thread). It calls
+ * flushSettlements() each time it is done writing, which hands the write lock back to the ledger.
+ */
 export interface SharedWriter {
   /** True while it may hold the database's write lock. */
   readonly writing: boolean
-  /** Resolves once it is done with what it was given so far. */
-  written(): Promise<void>
 }
 
 interface QueuedReservation extends ReservationRequest {
@@ -62,7 +63,6 @@ export class Ledger {
   private flushImmediate: NodeJS.Immediate | undefined
   private flushTimer: NodeJS.Timeout | undefined
   private otherWriter: SharedWriter | undefined
-  private waitingForOtherWriter = false
   /** Reservations in the last batch committed: tells a lone request from concurrent load. */
   private lastBatchSize = 0
 
@@ -111,8 +111,8 @@ export class Ledger {
 
   /**
    * Commits take turns with `writer`: none is attempted while it writes, and what is queued is
-   * committed as soon as it is done. Otherwise a commit would find the write lock taken and put
-   * the event loop to sleep (SQLite's busy wait) until it is free.
+   * committed when it calls flushSettlements() on being done. Otherwise a commit would find the
+   * write lock taken and put the event loop to sleep (SQLite's busy wait) until it is free.
    */
   shareWriteLockWith(writer: SharedWriter): void {
     this.otherWriter = writer
@@ -226,10 +226,8 @@ export class Ledger {
       this.flushTimer = setTimeout(() => this.flushInBackground(), BUSY_CONNECTION_RETRY_MS)
       return false
     }
-    if (!evenWhileOtherWrites && this.otherWriter?.writing) {
-      this.flushAfterOtherWriter(this.otherWriter)
-      return false
-    }
+    // The other writer calls flushSettlements() once it is done: what is queued waits for it.
+    if (!evenWhileOtherWrites && this.otherWriter?.writing) return false
     const reservations = this.pendingReservations
     const settlements = this.pendingSettlements
     this.pendingReservations = []
@@ -249,15 +247,6 @@ export class Ledger {
     this.lastBatchSize = reservations.length
     for (const [index, reservation] of reservations.entries()) reservation.resolve(outcomes[index])
     return true
-  }
-
-  private flushAfterOtherWriter(writer: SharedWriter): void {
-    if (this.waitingForOtherWriter) return
-    this.waitingForOtherWriter = true
-    void writer.written().finally(() => {
-      this.waitingForOtherWriter = false
-      this.flushInBackground()
-    })
   }
 
   /** A flush nobody waits for: a failure has reached the batch's reservations already. */

@@ -274,6 +274,47 @@ describe('LogWriter on SQLite', () => {
     expect(storedTotals(handle)).toEqual(expectedTotals([...first, ...second]))
   })
 
+  it('on a SQLite file, flushes every 50 rows by itself, and again for the rows written meanwhile', async () => {
+    const handle = await database()
+    const [first, meanwhile, tail] = [sampleLogs(50, 'a'), sampleLogs(151, 'b'), sampleLogs(30, 'c')]
+    let ledgerCalls = 0
+    // The default threshold; no interval flush during the test.
+    const logWriter = new LogWriter(
+      handle.db,
+      (error) => errors.push(error),
+      undefined,
+      3_600_000,
+      () => {
+        ledgerCalls += 1
+        // The second call is the hand-back after the first flush's transaction: the flush is
+        // still running, and these rows must wait for the next one.
+        if (ledgerCalls === 2) for (const log of meanwhile) logWriter.write(log)
+        return true
+      },
+      handle.sqlite,
+    )
+    writers.push(logWriter)
+    for (const log of first.slice(0, 49)) logWriter.write(log)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(ledgerCalls).toBe(0)
+    logWriter.write(first[49]!)
+    const stored = [...first, ...meanwhile].map((log) => log.request_id)
+    for (let waited = 0; requestIds(handle).length < stored.length && waited < 5_000; waited += 10) {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    expect(requestIds(handle)).toEqual(stored)
+    expect(errors).toEqual([])
+    // Two flushes, each asking the ledger before it starts and after each of its 50-row
+    // transactions: 1 + 1 for the first, 1 + 4 for the one that followed it.
+    expect(ledgerCalls).toBe(7)
+    // Fewer rows than the threshold wait for the interval, or for an explicit flush.
+    for (const log of tail) logWriter.write(log)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(requestIds(handle)).toHaveLength(stored.length)
+    await logWriter.flush()
+    expect(requestIds(handle)).toEqual([...stored, ...tail.map((log) => log.request_id)])
+  })
+
   it('writes everything still buffered on close', async () => {
     const handle = await database()
     const logWriter = writer(handle.db, handle)

@@ -47,12 +47,14 @@ export function logBatch(logs: readonly NewLog[]): StatementRun[] | undefined {
 function columnValues(log: NewLog): unknown[] | undefined {
   if (log.id !== undefined) return undefined
   const fields = log as unknown as Record<string, unknown>
-  const values: unknown[] = new Array(COLUMNS.length)
-  for (let index = 0; index < COLUMNS.length; index++) {
-    const value = fields[COLUMNS[index]]
+  // Filled by push, not preallocated: a preallocated array is "holey", and V8 clones a holey
+  // array for the thread property by property, about twice as slow (measured 1.1 vs 0.6 µs a row).
+  const values: unknown[] = []
+  for (const column of COLUMNS) {
+    const value = fields[column]
     if (value === undefined) return undefined
     // better-sqlite3 cannot bind booleans; the builder's SqliteBooleanPlugin turns them into 1/0.
-    values[index] = typeof value === 'boolean' ? (value ? 1 : 0) : value
+    values.push(typeof value === 'boolean' ? (value ? 1 : 0) : value)
   }
   return values
 }

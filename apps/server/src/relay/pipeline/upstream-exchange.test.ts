@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest'
+import { type StreamSink, UpstreamExchange } from './upstream-exchange.ts'
+
+/** A sink that records what the exchange hands it. */
+function recordingSink() {
+  const seen: string[] = []
+  const sink: StreamSink = {
+    start: (status) => void seen.push(`start ${status}`),
+    write: (chunk) => {
+      seen.push(`write ${chunk.toString()}`)
+      return true
+    },
+    end: (brokeOff) => void seen.push(`end ${brokeOff?.message ?? 'clean'}`),
+  }
+  return { sink, seen }
+}
+
+const raw = (...pairs: string[]) => pairs.map((part) => Buffer.from(part))
+const resume = () => {}
+
+describe('UpstreamExchange', () => {
+  it('streams a 2xx event stream whatever the case of its Content-Type, and still reads its headers', async () => {
+    const { sink, seen } = recordingSink()
+    const exchange = new UpstreamExchange(sink)
+    const headers = raw('X-Request-Id', 'abc', 'Content-Type', 'text/event-stream; charset=utf-8')
+    exchange.onHeaders(200, headers, resume)
+    exchange.onData(Buffer.from('data: 1\n\n'))
+    exchange.onComplete()
+    const answer = await exchange.done
+    expect(seen).toEqual(['start 200', 'write data: 1\n\n', 'end clean'])
+    expect(answer.kind).toBe('streamed')
+    expect(answer.headers).toEqual({
+      'x-request-id': 'abc',
+      'content-type': 'text/event-stream; charset=utf-8',
+    })
+  })
+
+  it('gathers a JSON answer, an error event stream, and a stream that was not asked for', async () => {
+    for (const [status, contentType, sink] of [
+      [200, 'application/json', recordingSink().sink],
+      [429, 'text/event-stream', recordingSink().sink],
+      [200, 'text/event-stream', undefined],
+    ] as const) {
+      const exchange = new UpstreamExchange(sink)
+      exchange.onHeaders(status, raw('content-type', contentType, 'Retry-After', '3'), resume)
+      exchange.onData(Buffer.from('{"a":'))
+      exchange.onData(Buffer.from('1}'))
+      exchange.onComplete()
+      const answer = await exchange.done
+      expect(answer).toEqual({
+        kind: 'buffered',
+        status,
+        headers: { 'content-type': contentType, 'retry-after': '3' },
+        body: Buffer.from('{"a":1}'),
+      })
+    }
+  })
+
+  it('reports a stream that broke off after it started as streamed, with the error', async () => {
+    const { sink, seen } = recordingSink()
+    const exchange = new UpstreamExchange(sink)
+    exchange.onHeaders(200, raw('content-type', 'text/event-stream'), resume)
+    exchange.onData(Buffer.from('data: 1\n\n'))
+    exchange.onError(new Error('socket hang up'))
+    const answer = await exchange.done
+    expect(seen).toEqual(['start 200', 'write data: 1\n\n', 'end socket hang up'])
+    expect(answer).toMatchObject({ kind: 'streamed', status: 200, brokeOff: { message: 'socket hang up' } })
+    expect(answer.headers).toEqual({ 'content-type': 'text/event-stream' })
+  })
+
+  it('fails the call when the connection fails before an answer', async () => {
+    const exchange = new UpstreamExchange(recordingSink().sink)
+    exchange.onError(new Error('connect ECONNREFUSED'))
+    await expect(exchange.done).rejects.toThrow('ECONNREFUSED')
+  })
+})

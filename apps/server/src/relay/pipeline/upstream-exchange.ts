@@ -43,38 +43,6 @@ export type UpstreamAnswer = BufferedAnswer | StreamedAnswer
 // Module-level functions, not per-call closures: each closure the hot path creates costs a little.
 const doNothing = (): void => {}
 
-/** The answer of a stream; its headers stay unread (a getter) until someone asks for them. */
-function streamedAnswer(head: UpstreamHead, brokeOff?: Error): StreamedAnswer {
-  const answer: StreamedAnswer = {
-    kind: 'streamed',
-    status: head.status,
-    get headers() {
-      return head.headers
-    },
-  }
-  if (brokeOff) answer.brokeOff = brokeOff
-  return answer
-}
-
-/** undici's raw headers (name, value, name, value...) as lower-cased names; the last value wins. */
-function headerRecord(raw: ReadonlyArray<Buffer | string>): Record<string, string> {
-  const headers: Record<string, string> = {}
-  for (let index = 0; index + 1 < raw.length; index += 2) {
-    headers[String(raw[index]).toLowerCase()] = String(raw[index + 1])
-  }
-  return headers
-}
-
-/** The last Content-Type of raw headers, without decoding the others; '' when there is none. */
-function contentTypeOf(raw: ReadonlyArray<Buffer | string>): string {
-  let value = ''
-  for (let index = 0; index + 1 < raw.length; index += 2) {
-    const name = raw[index]!
-    if (name.length === 12 && String(name).toLowerCase() === 'content-type') value = String(raw[index + 1])
-  }
-  return value
-}
-
 export class UpstreamExchange implements Dispatcher.DispatchHandler {
   readonly done: Promise<UpstreamAnswer>
   private resolve!: (answer: UpstreamAnswer) => void
@@ -107,22 +75,21 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   }
 
   onHeaders(status: number, rawHeaders: Buffer[] | string[] | null, resume: () => void): boolean {
-    const raw = rawHeaders ?? []
-    this.resumeUpstream = resume
-    if (this.sink && status >= 200 && status < 300 && contentTypeOf(raw).includes('text/event-stream')) {
-      // A stream's answer needs no other header: the record is made only if someone reads it.
-      let headers: Record<string, string> | undefined
-      this.head = {
-        status,
-        get headers() {
-          headers ??= headerRecord(raw)
-          return headers
-        },
+    // Decoded at once, even for a stream that reads none of them: undici's raw header Buffers are
+    // views into the socket's read buffer, and keeping them (to decode later) kept those buffers
+    // alive: measured, 50 MB more resident memory after a streaming load.
+    const headers: Record<string, string> = {}
+    if (rawHeaders) {
+      for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+        headers[String(rawHeaders[index]).toLowerCase()] = String(rawHeaders[index + 1])
       }
+    }
+    this.head = { status, headers }
+    this.resumeUpstream = resume
+    const eventStream = (headers['content-type'] ?? '').includes('text/event-stream')
+    if (this.sink && status >= 200 && status < 300 && eventStream) {
       this.streaming = true
       this.sink.start(status)
-    } else {
-      this.head = { status, headers: headerRecord(raw) }
     }
     return true
   }
@@ -138,7 +105,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     const head = this.head ?? { status: 502, headers: {} }
     if (this.streaming) {
       this.sink!.end(undefined)
-      this.resolve(streamedAnswer(head))
+      this.resolve({ kind: 'streamed', ...head })
       return
     }
     const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks)
@@ -150,7 +117,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     // Once the stream reached the client, a failure is the end of what it gets, not a failed attempt.
     if (this.streaming && this.head) {
       this.sink!.end(error)
-      this.resolve(streamedAnswer(this.head, error))
+      this.resolve({ kind: 'streamed', ...this.head, brokeOff: error })
     } else {
       this.reject(error)
     }

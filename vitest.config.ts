@@ -4,7 +4,12 @@ import { defineConfig } from 'vitest/config'
 // against PostgreSQL / MySQL / Redis when TEST_POSTGRES_URL / TEST_MYSQL_URL / TEST_REDIS_URL are set.
 export default defineConfig({
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'tools/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'apps/server/src/**/*.test.ts',
+      'tools/**/*.test.ts',
+      'bench/**/*.test.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -5,7 +5,7 @@
  * across many streams and with many slow streams open. Prints a table and writes
  * bench/results/latest.md. See bench/README.md.
  *
- *   npm run bench [-- --seconds 10 --warmup 2 --connections 50 --probe-seconds 3 --profile-gateway <dir>]
+ *   npm run bench [-- --seconds 10 --rounds 3 --warmup 2 --connections 50 --probe-seconds 3 --profile-gateway <dir>]
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util'
 import { answerProblem, BENCH_MODEL, chatBody, checkTarget, SLOW_MODEL } from './gateway-setup.ts'
 import type { ProbeInput, ProbeResult } from './latency-probe.ts'
 import type { LoadInput, LoadResult } from './load-worker.ts'
+import { combineLoads } from './load-results.ts'
 import { PORTKEY_LABEL, startPortkey } from './peers.ts'
 import { REPOSITORY_ROOT, residentMegabytes, runWorker, stopAll, stopService } from './processes.ts'
 import {
@@ -27,6 +28,7 @@ import {
   renderPeers,
   TARGET_LABELS,
   TARGETS,
+  type Target,
 } from './report.ts'
 import { countConsumeLogs, type Endpoint, startServices } from './services.ts'
 import type { SlowStreamsInput, SlowStreamsResult } from './slow-streams.ts'
@@ -44,6 +46,7 @@ const { values: flags } = parseArgs({
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '50' },
     'probe-seconds': { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '3' },
     peers: { type: 'boolean', default: false },
     // Writes a V8 CPU profile of the gateway (open it in Chrome DevTools) to find what limits it.
     'profile-gateway': { type: 'string' },
@@ -54,6 +57,10 @@ const settings = {
   warmupSeconds: Number(flags.warmup),
   connections: Number(flags.connections),
   probeSeconds: Number(flags['probe-seconds']),
+  rounds: Math.max(1, Math.floor(Number(flags.rounds))),
+  // Before the second and later rounds of a target: its server and JIT are warm already, only
+  // the load generator's new connections are not.
+  laterWarmupSeconds: 1,
 }
 
 const log = (message: string) => console.log(`[bench] ${message}`)
@@ -71,16 +78,62 @@ function sampleResident(pid: number) {
   }
 }
 
-function throughputRun(endpoint: Endpoint, mode: Mode): Promise<LoadResult> {
+function throughputRun(
+  endpoint: Endpoint,
+  mode: Mode,
+  seconds = settings.seconds,
+  warmupSeconds = settings.warmupSeconds,
+): Promise<LoadResult> {
   const stream = mode === 'stream'
   return runWorker<LoadResult>('bench/relay/load-worker.ts', {
     ...endpoint,
     body: chatBody(BENCH_MODEL, stream),
     connections: settings.connections,
-    duration: settings.seconds,
-    warmupSeconds: settings.warmupSeconds,
+    duration: seconds,
+    warmupSeconds,
     expect: stream ? 'sse' : 'json',
   } satisfies LoadInput)
+}
+
+/**
+ * Each target's throughput in `settings.rounds` interleaved rounds (direct, reference, gateway,
+ * then again), its measured seconds split between them. The machine's speed drifts during a run
+ * (other tenants of a shared host): measured one after the other, the reference and the gateway
+ * would each meet a different part of the drift, and their ratio would carry it.
+ */
+async function measureThroughput(endpoints: Record<Target, Endpoint>) {
+  const slices = {} as Record<Target, Record<Mode, LoadResult[]>>
+  for (const target of TARGETS) slices[target] = { 'non-stream': [], stream: [] }
+  const roundRatios = { 'non-stream': [], stream: [] } as Record<Mode, number[]>
+  for (const mode of MODES) {
+    for (let round = 0; round < settings.rounds; round++) {
+      const warmup = round === 0 ? settings.warmupSeconds : settings.laterWarmupSeconds
+      for (const target of TARGETS) {
+        const result = await throughputRun(
+          endpoints[target],
+          mode,
+          settings.seconds / settings.rounds,
+          warmup,
+        )
+        slices[target][mode].push(result)
+        log(
+          `${target} ${mode} @${settings.connections}, round ${round + 1}/${settings.rounds}: ` +
+            `${result.requestsPerSecond.toFixed(0)} req/s ` +
+            `(${result.non2xx} non-2xx, ${result.errors} errors, ${result.mismatches} malformed)`,
+        )
+      }
+      const [reference, gateway] = [slices.reference[mode].at(-1)!, slices.gateway[mode].at(-1)!]
+      roundRatios[mode].push(gateway.requestsPerSecond / reference.requestsPerSecond)
+    }
+  }
+  const throughput = {} as Measurements['throughput']
+  for (const target of TARGETS) {
+    throughput[target] = {
+      'non-stream': combineLoads(slices[target]['non-stream']),
+      stream: combineLoads(slices[target].stream),
+    }
+  }
+  return { throughput, roundRatios }
 }
 
 function latencyProbe(endpoint: Endpoint, mode: Mode): Promise<ProbeResult> {
@@ -148,18 +201,7 @@ async function measure(
   }
   log(`all targets answer; gateway RSS ${megabytes(residentMegabytes(gatewayPid))}`)
 
-  const throughput = {} as Measurements['throughput']
-  for (const target of TARGETS) {
-    throughput[target] = {} as Record<Mode, LoadResult>
-    for (const mode of MODES) {
-      const result = await throughputRun(endpoints[target], mode)
-      throughput[target][mode] = result
-      log(
-        `${target} ${mode} @${settings.connections}: ${result.requestsPerSecond.toFixed(0)} req/s ` +
-          `(${result.non2xx} non-2xx, ${result.errors} errors, ${result.mismatches} malformed)`,
-      )
-    }
-  }
+  const { throughput, roundRatios } = await measureThroughput(endpoints)
   const latency = {} as Measurements['latency']
   for (const target of TARGETS) {
     latency[target] = {} as Record<Mode, ProbeResult>
@@ -183,6 +225,7 @@ async function measure(
     machine,
     settings,
     throughput,
+    roundRatios,
     latency,
     memory,
     consumeLogs: countConsumeLogs(sqlitePath),

@@ -124,8 +124,13 @@ export class ChannelRouter {
     const now = Date.now()
     let cooling: RoutedChannel[] = []
     for (const tier of tiers) {
-      const available = tier.channels.filter((channel) => !excluded.has(channel.id))
-      const healthy = available.filter((channel) => (this.cooldowns.get(channel.id)?.until ?? 0) <= now)
+      // A first attempt with no channel cooling down (the usual case) filters nothing: no copies.
+      const available =
+        excluded.size === 0 ? tier.channels : tier.channels.filter((channel) => !excluded.has(channel.id))
+      const healthy =
+        this.cooldowns.size === 0
+          ? available
+          : available.filter((channel) => (this.cooldowns.get(channel.id)?.until ?? 0) <= now)
       if (healthy.length > 0) return this.pickWeighted(healthy)
       if (cooling.length === 0) cooling = available
     }
@@ -146,16 +151,19 @@ export class ChannelRouter {
 
   private pickWeighted(channels: RoutedChannel[]): RoutedChannel {
     if (channels.length === 1) return channels[0]
-    // Weight 0 counts as 1 so an unweighted channel is never starved.
-    const weights = channels.map((channel) => Math.max(channel.weight, 1))
-    let roll = this.random() * weights.reduce((sum, weight) => sum + weight, 0)
-    for (let index = 0; index < channels.length; index++) {
-      roll -= weights[index]
-      if (roll < 0) return channels[index]
+    let total = 0
+    for (const channel of channels) total += weightOf(channel)
+    let roll = this.random() * total
+    for (const channel of channels) {
+      roll -= weightOf(channel)
+      if (roll < 0) return channel
     }
     return channels[channels.length - 1]
   }
 }
+
+/** Weight 0 counts as 1 so an unweighted channel is never starved. */
+const weightOf = (channel: RoutedChannel): number => Math.max(channel.weight, 1)
 
 function indexKey(group: string, model: string): string {
   return `${group}\u0000${model}`

@@ -7,14 +7,14 @@ import type { EventBus } from '../platform/event-bus.ts'
 import { checkOptionPrerequisites, normalizeOptionValue } from './option-validation.ts'
 
 const TOPIC = 'option-changed'
+/** What ratios() hands out for an unset option: always the same object (see ratios()). */
+const NO_RATIOS: Readonly<Record<string, number>> = Object.freeze({})
 
 /**
  * Runtime settings: defaults overlaid with the `options` table, kept in memory. A change made on
  * any node is written to the database and announced on the event bus; every node then re-reads
  * that key, so all nodes change at once (one-api waited for SYNC_FREQUENCY, or a restart).
  */
-const NO_RATIOS: Readonly<Record<string, number>> = Object.freeze({})
-
 export class OptionsStore {
   private readonly values = new Map<OptionKey, string>()
   private readonly parsedJson = new Map<OptionKey, Record<string, number>>()

@@ -33,6 +33,9 @@ export interface StreamedAnswer extends UpstreamHead {
 
 export type UpstreamAnswer = BufferedAnswer | StreamedAnswer
 
+// Module-level functions, not per-call closures: each closure the hot path creates costs a little.
+const doNothing = (): void => {}
+
 /**
  * One upstream call driven through undici's dispatcher with a handler of our own: the answer is
  * either gathered into one Buffer or handed chunk by chunk to a StreamSink, with backpressure from
@@ -40,9 +43,6 @@ export type UpstreamAnswer = BufferedAnswer | StreamedAnswer
  * context tracking that undici's `request()` builds for every call, which on the relay's hot path
  * cost more than the rest of the gateway's own work. Timeouts come from the dispatcher's options.
  */
-// Module-level functions, not per-call closures: each closure the hot path creates costs a little.
-const doNothing = (): void => {}
-
 export class UpstreamExchange implements Dispatcher.DispatchHandler {
   readonly done: Promise<UpstreamAnswer>
   private resolve!: (answer: UpstreamAnswer) => void

@@ -30,6 +30,8 @@ export class LogWriter {
   private readonly timer: NodeJS.Timeout
   /** Stores the rows when the logs live in a SQLite file; started on the first flush. */
   private thread: SqliteWriteThread | undefined
+  /** Set when the rows go through the write thread: the logs live in this SQLite file. */
+  private readonly threadDatabase: SqliteDatabase.Database | undefined
   /** Buffered rows that start a flush (the interval flushes fewer). */
   private readonly flushAt: number
 
@@ -53,10 +55,11 @@ export class LogWriter {
      * database: the rows of a database file are then written by a write thread (see
      * sqlite-log-statements.ts) instead of the query builder.
      */
-    private readonly sqlite?: SqliteDatabase.Database,
+    sqlite?: SqliteDatabase.Database,
   ) {
-    this.flushAt =
-      maxBuffered ?? (sqlite && !sqlite.memory ? ROWS_PER_SQLITE_TRANSACTION : BUILDER_FLUSH_ROWS)
+    // An in-memory database cannot be opened by a second connection: the builder writes its rows.
+    this.threadDatabase = sqlite && !sqlite.memory ? sqlite : undefined
+    this.flushAt = maxBuffered ?? (this.threadDatabase ? ROWS_PER_SQLITE_TRANSACTION : BUILDER_FLUSH_ROWS)
     this.timer = setInterval(() => void this.flush(), intervalMs)
     this.timer.unref()
   }
@@ -152,15 +155,15 @@ export class LogWriter {
 
   /** Writes the rows from `start` on, as many as one transaction takes; returns how many. */
   private async insertChunk(rows: NewLog[], start: number): Promise<number> {
-    if (this.sqlite && !this.sqlite.memory) {
+    if (this.threadDatabase) {
       const chunk = rows.slice(start, start + ROWS_PER_SQLITE_TRANSACTION)
       const batch = logBatch(chunk)
       if (batch) {
         // Started on the first flush: a process that never relays never starts the thread.
         this.thread ??= new SqliteWriteThread(
-          this.sqlite.name,
+          this.threadDatabase.name,
           LOG_STATEMENTS,
-          this.sqlite.pragma('busy_timeout', { simple: true }) as number,
+          this.threadDatabase.pragma('busy_timeout', { simple: true }) as number,
         )
         try {
           await this.thread.run(batch)

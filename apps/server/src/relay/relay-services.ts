@@ -41,7 +41,7 @@ export async function createRelayServices(
     undefined,
     undefined,
     () => ledger.flushSettlements(),
-    // Prepared SQLite writes only when the logs are in the main database (no LOG_SQL_DSN).
+    // The SQLite write thread only when the logs are in the main database (no LOG_SQL_DSN).
     (logDb as unknown) === db ? sqlite : undefined,
   )
   ledger.shareWriteLockWith(logWriter)

@@ -68,12 +68,20 @@ describe('LogWriter on SQLite', () => {
     return handle
   }
 
-  function writer(db: Kysely<LogSchema>, handle?: DatabaseHandle<LogSchema>, beforeFlush = () => true) {
-    // Flushes only when the test asks (huge buffer, long interval).
+  /**
+   * No interval flush during a test. By default it flushes only when the test asks (a huge
+   * threshold); `threshold: 'default'` keeps the writer's own.
+   */
+  function writer(
+    db: Kysely<LogSchema>,
+    handle?: DatabaseHandle<LogSchema>,
+    beforeFlush = () => true,
+    threshold: number | 'default' = 1e9,
+  ) {
     const created = new LogWriter(
       db,
       (error) => errors.push(error),
-      1e9,
+      threshold === 'default' ? undefined : threshold,
       3_600_000,
       beforeFlush,
       handle?.sqlite,
@@ -278,12 +286,9 @@ describe('LogWriter on SQLite', () => {
     const handle = await database()
     const [first, meanwhile, tail] = [sampleLogs(50, 'a'), sampleLogs(151, 'b'), sampleLogs(30, 'c')]
     let ledgerCalls = 0
-    // The default threshold; no interval flush during the test.
-    const logWriter = new LogWriter(
+    const logWriter = writer(
       handle.db,
-      (error) => errors.push(error),
-      undefined,
-      3_600_000,
+      handle,
       () => {
         ledgerCalls += 1
         // The second call is the hand-back after the first flush's transaction: the flush is
@@ -291,9 +296,8 @@ describe('LogWriter on SQLite', () => {
         if (ledgerCalls === 2) for (const log of meanwhile) logWriter.write(log)
         return true
       },
-      handle.sqlite,
+      'default',
     )
-    writers.push(logWriter)
     for (const log of first.slice(0, 49)) logWriter.write(log)
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(ledgerCalls).toBe(0)

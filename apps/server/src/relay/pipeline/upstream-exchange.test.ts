@@ -19,27 +19,58 @@ const raw = (...pairs: string[]) => pairs.map((part) => Buffer.from(part))
 const resume = () => {}
 
 describe('UpstreamExchange', () => {
-  it('streams a 2xx event stream whatever the case of its Content-Type, and still reads its headers', async () => {
+  it('streams a 2xx event stream whatever the case of its Content-Type, keeping that header alone', async () => {
     const { sink, seen } = recordingSink()
     const exchange = new UpstreamExchange(sink)
-    const headers = raw('X-Request-Id', 'abc', 'Content-Type', 'text/event-stream; charset=utf-8')
+    const headers = raw(
+      'X-Request-Id',
+      'abc',
+      'Content-Type',
+      'text/event-stream; charset=utf-8',
+      'Date',
+      'x',
+    )
     exchange.onHeaders(200, headers, resume)
     exchange.onData(Buffer.from('data: 1\n\n'))
     exchange.onComplete()
     const answer = await exchange.done
     expect(seen).toEqual(['start 200', 'write data: 1\n\n', 'end clean'])
     expect(answer.kind).toBe('streamed')
-    expect(answer.headers).toEqual({
+    expect(answer.headers).toEqual({ 'content-type': 'text/event-stream; charset=utf-8' })
+  })
+
+  it('keeps every header of an error answer, and the last Content-Type of a success', async () => {
+    const error = new UpstreamExchange(undefined)
+    error.onHeaders(
+      429,
+      raw('Content-Type', 'application/json', 'Retry-After', '3', 'X-Request-Id', 'abc'),
+      resume,
+    )
+    error.onComplete()
+    expect((await error.done).headers).toEqual({
+      'content-type': 'application/json',
+      'retry-after': '3',
       'x-request-id': 'abc',
-      'content-type': 'text/event-stream; charset=utf-8',
     })
+    const success = new UpstreamExchange(undefined)
+    success.onHeaders(
+      200,
+      raw('content-type', 'text/plain', 'Retry-After', '3', 'CONTENT-TYPE', 'application/json'),
+      resume,
+    )
+    success.onComplete()
+    expect((await success.done).headers).toEqual({ 'content-type': 'application/json' })
+    const bare = new UpstreamExchange(undefined)
+    bare.onHeaders(204, raw('Content-Length', '0'), resume)
+    bare.onComplete()
+    expect((await bare.done).headers).toEqual({})
   })
 
   it('gathers a JSON answer, an error event stream, and a stream that was not asked for', async () => {
-    for (const [status, contentType, sink] of [
-      [200, 'application/json', recordingSink().sink],
-      [429, 'text/event-stream', recordingSink().sink],
-      [200, 'text/event-stream', undefined],
+    for (const [status, contentType, sink, kept] of [
+      [200, 'application/json', recordingSink().sink, {}],
+      [429, 'text/event-stream', recordingSink().sink, { 'retry-after': '3' }],
+      [200, 'text/event-stream', undefined, {}],
     ] as const) {
       const exchange = new UpstreamExchange(sink)
       exchange.onHeaders(status, raw('content-type', contentType, 'Retry-After', '3'), resume)
@@ -50,7 +81,7 @@ describe('UpstreamExchange', () => {
       expect(answer).toEqual({
         kind: 'buffered',
         status,
-        headers: { 'content-type': contentType, 'retry-after': '3' },
+        headers: { 'content-type': contentType, ...kept },
         body: Buffer.from('{"a":1}'),
       })
     }

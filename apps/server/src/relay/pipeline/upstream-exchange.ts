@@ -15,7 +15,11 @@ export interface StreamSink {
 
 export interface UpstreamHead {
   status: number
-  /** Lower-cased names; repeated headers keep their last value. */
+  /**
+   * Lower-cased names; repeated headers keep their last value. A 2xx answer keeps only its
+   * Content-Type, the one header read from a success; an error answer keeps them all (its
+   * Retry-After and the like feed the error mapping).
+   */
   headers: Record<string, string>
 }
 
@@ -35,6 +39,38 @@ export type UpstreamAnswer = BufferedAnswer | StreamedAnswer
 
 // Module-level functions, not per-call closures: each closure the hot path creates costs a little.
 const doNothing = (): void => {}
+
+/** Every header, names lower-cased. */
+function decodeHeaders(rawHeaders: Buffer[] | string[] | null): Record<string, string> {
+  const headers: Record<string, string> = {}
+  if (!rawHeaders) return headers
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+    headers[String(rawHeaders[index]).toLowerCase()] = String(rawHeaders[index + 1])
+  }
+  return headers
+}
+
+const CONTENT_TYPE = 'content-type'
+
+/** Whether a raw header name is Content-Type, in any case, without decoding it. */
+function isContentType(name: Buffer | string): boolean {
+  if (name.length !== CONTENT_TYPE.length) return false
+  if (typeof name === 'string') return name.toLowerCase() === CONTENT_TYPE
+  for (let index = 0; index < CONTENT_TYPE.length; index++) {
+    // ASCII letters differ from their capitals by 0x20 alone; '-' has that bit set already.
+    if ((name[index]! | 0x20) !== CONTENT_TYPE.charCodeAt(index)) return false
+  }
+  return true
+}
+
+/** The Content-Type header alone (its last value), or no header. */
+function contentTypeOf(rawHeaders: Buffer[] | string[] | null): Record<string, string> {
+  if (!rawHeaders) return {}
+  for (let index = rawHeaders.length - 2; index >= 0; index -= 2) {
+    if (isContentType(rawHeaders[index]!)) return { 'content-type': String(rawHeaders[index + 1]) }
+  }
+  return {}
+}
 
 /**
  * One upstream call driven through undici's dispatcher with a handler of our own: the answer is
@@ -75,19 +111,16 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   }
 
   onHeaders(status: number, rawHeaders: Buffer[] | string[] | null, resume: () => void): boolean {
-    // Decoded at once, even for a stream that reads none of them: undici's raw header Buffers are
-    // views into the socket's read buffer, and keeping them (to decode later) kept those buffers
-    // alive: measured, 50 MB more resident memory after a streaming load.
-    const headers: Record<string, string> = {}
-    if (rawHeaders) {
-      for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
-        headers[String(rawHeaders[index]).toLowerCase()] = String(rawHeaders[index + 1])
-      }
-    }
+    // What is kept is decoded at once: undici's raw header Buffers are views into the socket's
+    // read buffer, and keeping them (to decode later) kept those buffers alive (measured: 50 MB
+    // more resident memory after a streaming load). A success decodes one header, not the twenty
+    // or so a provider sends: decoding each cost more than the rest of the answer's handling.
+    const success = status >= 200 && status < 300
+    const headers = success ? contentTypeOf(rawHeaders) : decodeHeaders(rawHeaders)
     this.head = { status, headers }
     this.resumeUpstream = resume
     const eventStream = (headers['content-type'] ?? '').includes('text/event-stream')
-    if (this.sink && status >= 200 && status < 300 && eventStream) {
+    if (this.sink && success && eventStream) {
       this.streaming = true
       this.sink.start(status)
     }

@@ -64,9 +64,21 @@ export class RelayCache {
     })
   }
 
-  async token(key: string): Promise<CachedToken | undefined> {
+  /** The token of `key`: at once when cached (found or known missing), else read from the database. */
+  token(key: string): CachedToken | undefined | Promise<CachedToken | undefined> {
     const cached = this.tokens.get(key)
     if (cached && cached.expiresAt > Date.now()) return cached.value
+    return this.loadToken(key)
+  }
+
+  /** The user `id`: at once when cached (found or known missing), else read from the database. */
+  user(id: number): CachedUser | undefined | Promise<CachedUser | undefined> {
+    const cached = this.users.get(id)
+    if (cached && cached.expiresAt > Date.now()) return cached.value
+    return this.loadUser(id)
+  }
+
+  private async loadToken(key: string): Promise<CachedToken | undefined> {
     const row = await this.db.selectFrom('tokens').selectAll().where('key', '=', key).executeTakeFirst()
     const value = row
       ? {
@@ -86,9 +98,7 @@ export class RelayCache {
     return value
   }
 
-  async user(id: number): Promise<CachedUser | undefined> {
-    const cached = this.users.get(id)
-    if (cached && cached.expiresAt > Date.now()) return cached.value
+  private async loadUser(id: number): Promise<CachedUser | undefined> {
     const row = await this.db
       .selectFrom('users')
       .select(['id', 'username', 'status', 'role', 'group'])

@@ -9,16 +9,25 @@ export interface RelayCaller {
   pinnedChannelId?: number
 }
 
+/** An Authorization header read: the token key, and the channel part of `sk-<key>-<channelId>`. */
+interface ApiKey {
+  key: string
+  channelPart?: string
+}
+
 /**
- * Token authentication of reference §2.2: `Authorization: Bearer sk-<key>[-<channelId>]`.
- * Token quota is not judged here but by the ledger's atomic reservation.
+ * Headers already read. A client sends the same header with every request, so reading it once
+ * spares the relay two regular expressions and a split per request. Only well-formed keys are
+ * kept, and the map starts over when full.
  */
-export async function authenticateRelay(
-  cache: RelayCache,
-  authorization: string | undefined,
-  clientIp: string,
-): Promise<RelayCaller> {
-  const raw = (authorization ?? '')
+const readHeaders = new Map<string, ApiKey>()
+const READ_HEADERS_LIMIT = 10_000
+
+function readApiKey(authorization: string | undefined): ApiKey {
+  const header = authorization ?? ''
+  const known = readHeaders.get(header)
+  if (known) return known
+  const raw = header
     .replace(/^Bearer\s+/i, '')
     .trim()
     .replace(/^sk-/, '')
@@ -30,8 +39,43 @@ export async function authenticateRelay(
       'invalid_request_error',
     )
   const [key, channelPart] = raw.split('-')
-  if (!/^[A-Za-z0-9]{1,48}$/.test(key)) throw invalidKey()
-  const token = await cache.token(key)
+  if (!/^[A-Za-z0-9]{1,48}$/.test(key!)) throw invalidKey()
+  const read: ApiKey = { key: key!, channelPart }
+  if (readHeaders.size >= READ_HEADERS_LIMIT) readHeaders.clear()
+  readHeaders.set(header, read)
+  return read
+}
+
+/**
+ * Token authentication of reference §2.2: `Authorization: Bearer sk-<key>[-<channelId>]`.
+ * Token quota is not judged here but by the ledger's atomic reservation. Answers at once when the
+ * token and its user are cached (the usual case: no promise to wait for), else once they are read.
+ */
+export function authenticateRelay(
+  cache: RelayCache,
+  authorization: string | undefined,
+  clientIp: string,
+): RelayCaller | Promise<RelayCaller> {
+  const apiKey = readApiKey(authorization)
+  const token = cache.token(apiKey.key)
+  if (token instanceof Promise)
+    return token.then((found) => authenticateToken(cache, found, apiKey, clientIp))
+  return authenticateToken(cache, token, apiKey, clientIp)
+}
+
+function authenticateToken(
+  cache: RelayCache,
+  token: CachedToken | undefined,
+  apiKey: ApiKey,
+  clientIp: string,
+): RelayCaller | Promise<RelayCaller> {
+  checkToken(token, clientIp)
+  const user = cache.user(token.userId)
+  if (user instanceof Promise) return user.then((found) => callerOf(token, found, apiKey))
+  return callerOf(token, user, apiKey)
+}
+
+function checkToken(token: CachedToken | undefined, clientIp: string): asserts token is CachedToken {
   if (!token) throw invalidKey()
   if (token.status === TokenStatus.exhausted) {
     throw new RelayError(
@@ -57,22 +101,23 @@ export async function authenticateRelay(
   ) {
     throw new RelayError(403, `This token may not be used from ${clientIp}`, 'ip_not_allowed')
   }
-  const user = await cache.user(token.userId)
+}
+
+function callerOf(token: CachedToken, user: CachedUser | undefined, apiKey: ApiKey): RelayCaller {
   if (!isUserEnabled(user))
     throw new RelayError(403, 'The account of this token is disabled', 'user_disabled')
-  let pinnedChannelId: number | undefined
-  if (channelPart !== undefined) {
-    if (user.role < Role.admin)
-      throw new RelayError(403, 'Only administrators may pin a channel', 'channel_pinning_forbidden')
-    pinnedChannelId = Number(channelPart)
-    if (!Number.isInteger(pinnedChannelId) || pinnedChannelId <= 0) {
-      throw new RelayError(
-        400,
-        `Invalid channel id: ${channelPart}`,
-        'invalid_channel_id',
-        'invalid_request_error',
-      )
-    }
+  const { channelPart } = apiKey
+  if (channelPart === undefined) return { token, user, pinnedChannelId: undefined }
+  if (user.role < Role.admin)
+    throw new RelayError(403, 'Only administrators may pin a channel', 'channel_pinning_forbidden')
+  const pinnedChannelId = Number(channelPart)
+  if (!Number.isInteger(pinnedChannelId) || pinnedChannelId <= 0) {
+    throw new RelayError(
+      400,
+      `Invalid channel id: ${channelPart}`,
+      'invalid_channel_id',
+      'invalid_request_error',
+    )
   }
   return { token, user, pinnedChannelId }
 }

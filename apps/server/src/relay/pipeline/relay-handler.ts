@@ -46,7 +46,8 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
   return async function relay(input: RelayInput): Promise<void> {
     const { request, response, requestId } = input
     try {
-      const caller = await authenticateRelay(services.cache, request.headers.authorization, input.clientIp)
+      const authenticated = authenticateRelay(services.cache, request.headers.authorization, input.clientIp)
+      const caller = authenticated instanceof Promise ? await authenticated : authenticated
       const contentType = request.headers['content-type'] ?? ''
       const facts = readRelayBody(input.mode, input.body, contentType, input.pathModel)
       checkModelAllowed(caller.token, facts.model)

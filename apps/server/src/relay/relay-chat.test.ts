@@ -1,3 +1,4 @@
+import { request } from 'node:http'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REQUEST_ID, RelayFixture } from '../testing/relay-fixture.ts'
@@ -94,6 +95,30 @@ describe.each(testDialects())('relay chat completions on %s', (dialect) => {
     expect(text.endsWith('data: [DONE]\n\n')).toBe(true)
     const events = text.split('\n\n').filter(Boolean)
     expect(events.every((event) => event.startsWith('data: '))).toBe(true)
+  })
+
+  it("keeps a stream's connection open or closes it as the client asked, and says which", async () => {
+    const streamOver = (connection: string) =>
+      new Promise<{ header: string | undefined; body: string }>((resolve, reject) => {
+        const call = request(`${fixture.baseUrl}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', connection },
+        })
+        call.on('error', reject)
+        call.on('response', (response) => {
+          let body = ''
+          response.on('data', (chunk) => (body += chunk))
+          response.on('end', () => resolve({ header: response.headers.connection, body }))
+        })
+        call.end(
+          JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+        )
+      })
+    for (const connection of ['close', 'keep-alive']) {
+      const { header, body } = await streamOver(connection)
+      expect(header).toBe(connection)
+      expect(body.endsWith('data: [DONE]\n\n')).toBe(true)
+    }
   })
 
   it('closes a stream the upstream cut off with one [DONE], billing what arrived', async () => {

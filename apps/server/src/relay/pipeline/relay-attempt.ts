@@ -81,7 +81,8 @@ class ClientStream implements StreamSink {
     const headers = relayHeaders(response, requestId)
     headers['content-type'] = 'text/event-stream'
     headers['cache-control'] = 'no-cache'
-    headers.connection = 'keep-alive'
+    // No Connection header of our own: Node writes keep-alive or close, as the client asked and as
+    // it will then do (a fixed keep-alive told a closing client the connection would stay open).
     headers['x-accel-buffering'] = 'no'
     response.writeHead(status, headers)
   }

@@ -17,11 +17,14 @@ interface ApiKey {
 
 /**
  * Headers already read. A client sends the same header with every request, so reading it once
- * spares the relay two regular expressions and a split per request. Only well-formed keys are
- * kept, and the map starts over when full.
+ * spares the relay two regular expressions and a split per request. Only well-formed keys in
+ * headers of a plausible length are kept (padding could make each entry kilobytes), and the map
+ * starts over when full.
  */
 const readHeaders = new Map<string, ApiKey>()
 const READ_HEADERS_LIMIT = 10_000
+/** `Bearer sk-` + a 48-character key + `-` + a channel id, with room to spare. */
+const READ_HEADER_MAX_LENGTH = 128
 
 function readApiKey(authorization: string | undefined): ApiKey {
   const header = authorization ?? ''
@@ -41,8 +44,10 @@ function readApiKey(authorization: string | undefined): ApiKey {
   const [key, channelPart] = raw.split('-')
   if (!/^[A-Za-z0-9]{1,48}$/.test(key!)) throw invalidKey()
   const read: ApiKey = { key: key!, channelPart }
-  if (readHeaders.size >= READ_HEADERS_LIMIT) readHeaders.clear()
-  readHeaders.set(header, read)
+  if (header.length <= READ_HEADER_MAX_LENGTH) {
+    if (readHeaders.size >= READ_HEADERS_LIMIT) readHeaders.clear()
+    readHeaders.set(header, read)
+  }
   return read
 }
 

@@ -176,6 +176,15 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
       ['GET', '/v1/fine_tuning/jobs'],
       ['POST', '/v1/threads/abc/runs'],
       ['DELETE', '/v1/models/gpt-4o-mini'],
+      // Everything else in OpenAI's published API, newer resources included.
+      ['POST', '/v1/responses'],
+      ['GET', '/v1/responses/resp_123'],
+      ['GET', '/v1/chat/completions'],
+      ['POST', '/v1/realtime/sessions'],
+      ['POST', '/v1/uploads'],
+      ['GET', '/v1/organization/users'],
+      ['POST', '/v1/videos'],
+      ['PUT', '/v1/audio/speech'],
     ]) {
       const response = await fetch(`${fixture.baseUrl}${path}`, {
         method,

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../app-context.ts'
 import { RelayError } from './auth/relay-error.ts'
 import { registerBillingRoutes } from './billing-routes.ts'
@@ -9,25 +9,61 @@ import { registerModelRoutes } from './models-routes.ts'
 import { registerProxyRoute } from './proxy/proxy-route.ts'
 import type { RelayServices } from './relay-services.ts'
 
-// OpenAI endpoints this gateway does not serve: a clear 501 in OpenAI's shape, not a 404.
-const NOT_IMPLEMENTED = [
-  '/v1/edits',
-  '/v1/images/edits',
-  '/v1/images/variations',
-  '/v1/files',
-  '/v1/files/*',
-  '/v1/fine_tuning/*',
-  '/v1/fine-tunes',
-  '/v1/fine-tunes/*',
-  '/v1/assistants',
-  '/v1/assistants/*',
-  '/v1/threads',
-  '/v1/threads/*',
-  '/v1/batches',
-  '/v1/batches/*',
-  '/v1/vector_stores',
-  '/v1/vector_stores/*',
+/**
+ * OpenAI's API resources, the first path segment after /v1 of every endpoint in its published
+ * OpenAPI document (plus the retired edits, fine-tunes and engines). Whatever of them this gateway
+ * does not serve (the Responses API, files, assistants, GET /v1/chat/completions, ...) answers a
+ * clear 501 in OpenAI's shape; a path outside them is not an OpenAI endpoint and answers 404.
+ * https://platform.openai.com/docs/api-reference
+ */
+const OPENAI_RESOURCES = [
+  'assistants',
+  'audio',
+  'batches',
+  'chat',
+  'chatkit',
+  'completions',
+  'containers',
+  'content_provenance_checks',
+  'conversations',
+  'edits',
+  'embeddings',
+  'engines',
+  'evals',
+  'files',
+  'fine-tunes',
+  'fine_tuning',
+  'images',
+  'models',
+  'moderations',
+  'organization',
+  'projects',
+  'realtime',
+  'responses',
+  'skills',
+  'threads',
+  'uploads',
+  'vector_stores',
+  'videos',
 ]
+
+const UNSERVED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
+
+/**
+ * Every method and path under OpenAI's resources that no route above serves answers 501 (the
+ * relayed POST endpoints never reach Fastify: the relay front serves them).
+ */
+function registerNotImplemented(relay: FastifyInstance): void {
+  const notImplemented = async (request: FastifyRequest, reply: FastifyReply) =>
+    reply.code(501).send(new RelayError(501, 'API not implemented', 'api_not_implemented').toBody(request.id))
+  for (const resource of OPENAI_RESOURCES) {
+    for (const url of [`/v1/${resource}`, `/v1/${resource}/*`]) {
+      for (const method of UNSERVED_METHODS) {
+        if (!relay.hasRoute({ method, url })) relay.route({ method, url, handler: notImplemented })
+      }
+    }
+  }
+}
 
 /**
  * The relay surface served by Fastify (/v1/models, the 501s, the billing dashboard, the proxy,
@@ -79,20 +115,10 @@ export async function registerRelayRoutes(
         )
     })
     relay.options('/v1/*', async () => undefined)
-    for (const url of NOT_IMPLEMENTED) {
-      relay.all(url, async (request, reply) => {
-        const error = new RelayError(501, 'API not implemented', 'api_not_implemented')
-        return reply.code(501).send(error.toBody(request.id))
-      })
-    }
-    relay.delete('/v1/models/:model', async (request, reply) =>
-      reply
-        .code(501)
-        .send(new RelayError(501, 'API not implemented', 'api_not_implemented').toBody(request.id)),
-    )
     registerModelRoutes(relay, context, services)
     registerBillingRoutes(relay, context, services)
     registerProxyRoute(relay, context, services)
+    registerNotImplemented(relay)
   })
   app.get('/metrics', async (_request, reply) => {
     reply.header('content-type', PROMETHEUS_CONTENT_TYPE)

@@ -1,11 +1,23 @@
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort } from '../testing/free-port.ts'
 import { RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
 // Each test has models and channels of its own: a failed channel cools down for a while, which
 // would otherwise change what the next test sees.
-const MODELS = ['fo-500', 'fo-429', 'fo-timeout', 'fo-none', 'fo-400', 'fo-refund', 'fo-tiers', 'fo-weights']
+const MODELS = [
+  'fo-500',
+  'fo-429',
+  'fo-timeout',
+  'fo-refused',
+  'fo-cooling',
+  'fo-none',
+  'fo-400',
+  'fo-refund',
+  'fo-tiers',
+  'fo-weights',
+]
 
 describe.each(testDialects())('relay failover on %s', (dialect) => {
   let fixture: RelayFixture
@@ -48,6 +60,33 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
     expect(count(backupKey)).toBe(1)
     const [log] = await fixture.waitForLogs({ model }, 1)
     expect(log.channel_id).toBe(backup)
+  })
+
+  it('moves on to the next channel when the connection to the first is refused', async () => {
+    // Nothing listens on this port: the connection is refused before any answer.
+    const primary = await fixture.addChannel({
+      models: ['fo-refused'],
+      key: 'sk-fo-refused-primary',
+      priority: 10,
+      base_url: `http://127.0.0.1:${await freePort()}/v1`,
+    })
+    const backup = await fixture.addChannel({ models: ['fo-refused'], key: 'sk-fo-refused-backup' })
+    const completion = await chat('fo-refused')
+    expect(completion.choices[0].message.content).toBe('Hello from the mock upstream')
+    expect(count('sk-fo-refused-backup')).toBe(1)
+    const [log] = await fixture.waitForLogs({ model: 'fo-refused' }, 1)
+    expect(log.channel_id).toBe(backup)
+    expect(log.channel_id).not.toBe(primary)
+  })
+
+  it('cools a failing channel down: the next requests skip it even though it would answer now', async () => {
+    const { primaryKey, backupKey } = await pair('fo-cooling')
+    fixture.mock.addFault({ match: { keyContains: primaryKey }, status: 503, times: 1 })
+    await chat('fo-cooling')
+    expect([count(primaryKey), count(backupKey)]).toEqual([1, 1])
+    // The primary, first in priority, is healed, but it is cooling down (5 s after one failure).
+    await Promise.all(Array.from({ length: 5 }, () => chat('fo-cooling')))
+    expect([count(primaryKey), count(backupKey)]).toEqual([1, 6])
   })
 
   it('returns the last error when every channel fails, each tried once', async () => {

@@ -9,9 +9,11 @@ import {
 import type { ResolvedPricing } from './pricing/resolve-pricing.ts'
 import { type ChatPromptMessage, countChatPromptTokens } from './token-counting/chat-tokens.ts'
 import {
+  CountBudget,
   countCompletionPromptTokens,
   countInputTokens,
   countTextTokens,
+  type TokenCountOptions,
 } from './token-counting/count-tokens.ts'
 
 /**
@@ -39,10 +41,12 @@ export interface Charge {
 
 export function estimatePromptTokens(input: CostInput): number {
   const { mode, json, model } = input
-  const options = { approximate: input.approximate }
+  const options = countOptions(input)
   if (!json) return 0
-  if (mode === 'chat')
-    return countChatPromptTokens(json.messages as ChatPromptMessage[], model, json.tools ?? json.functions)
+  if (mode === 'chat') {
+    const tools = json.tools ?? json.functions
+    return countChatPromptTokens(json.messages as ChatPromptMessage[], model, tools, options)
+  }
   if (mode === 'completions') return countCompletionPromptTokens(json.prompt, model, options)
   if (mode === 'embeddings' || mode === 'moderations') return countInputTokens(json.input, model, options)
   return 0
@@ -78,7 +82,7 @@ function localCompletionTokens(input: CostInput, generated: GeneratedText): numb
   const text = generated.completionText
   if (!text) return 0
   return scaledCount(
-    countTextTokens(text, input.model, { approximate: input.approximate }),
+    countTextTokens(text, input.model, countOptions(input)),
     text.length,
     generated.completionTextLength ?? text.length,
   )
@@ -99,7 +103,8 @@ export function chargeFor(
     return { quota, promptTokens: 0, completionTokens: 0, estimated: false }
   }
   if (input.mode === 'audio-transcription' || input.mode === 'audio-translation') {
-    const textTokens = usage?.totalTokens || countTextTokens(generated.completionText ?? '', input.model)
+    const textTokens =
+      usage?.totalTokens || countTextTokens(generated.completionText ?? '', input.model, countOptions(input))
     return {
       quota: computeTranscriptionQuota({ textTokens, modelRatio, groupRatio }),
       promptTokens: textTokens,
@@ -119,6 +124,11 @@ export function chargeFor(
     groupRatio,
   })
   return { quota, promptTokens, completionTokens, estimated: !hasUsage }
+}
+
+/** How one count of a request's text is made: its own budget of exact counting (see CountBudget). */
+function countOptions(input: CostInput): TokenCountOptions {
+  return { approximate: input.approximate, budget: new CountBudget() }
 }
 
 // Streams keep a bounded sample of the generated text; scale its count to the full length.

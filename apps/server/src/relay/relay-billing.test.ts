@@ -63,15 +63,19 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
     for (const size of promptSizes) await ask(user.client, words(size))
     for (const size of [5, 6])
       expect(await askStreaming(user.client, words(size))).toBe('Hello from the mock upstream')
-    const sizes = [...promptSizes, 5, 6]
+    // Each request settles just after its answer, so two quick requests can log in either order;
+    // the prompt sizes are all different, so the logs are compared in prompt-size order.
+    const sizes = [...promptSizes, 5, 6].sort((a, b) => a - b)
     const expected = sizes.map((size) => price(size, GENERATED))
 
-    const logs = await fixture.waitForLogs({ userId: user.id }, sizes.length)
+    const logs = (await fixture.waitForLogs({ userId: user.id }, sizes.length)).sort(
+      (a, b) => a.prompt_tokens - b.prompt_tokens,
+    )
     expect(logs.map((log) => log.quota)).toEqual(expected)
     expect(logs.map((log) => [log.prompt_tokens, log.completion_tokens])).toEqual(
       sizes.map((size) => [size, GENERATED]),
     )
-    expect(logs.map((log) => log.is_stream)).toEqual([...promptSizes.map(() => false), true, true])
+    expect(logs.map((log) => log.is_stream)).toEqual(sizes.map((size) => size === 5 || size === 6))
     for (const log of logs) {
       expect(log).toMatchObject({ channel_id: channel, model_name: MODEL, username: 'arithmetic' })
       expect(log.content).toBe('model ratio 0.30, group ratio 1.50, completion ratio 3.00')
@@ -119,6 +123,36 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
     expect(logs[0].completion_tokens).toBe(logs[1].completion_tokens)
     const total = logs[0].quota + logs[1].quota
     expect((await fixture.balances(user.id, user.token.id)).token.used_quota).toBe(total)
+  })
+
+  it('counts a 3 MB prompt of one repeated letter at once, where the tokenizer alone would take hours', async () => {
+    const user = await billedUser('one-letter')
+    await user.client.chat.completions.create({
+      model: NO_USAGE,
+      messages: [{ role: 'user', content: 'x'.repeat(3_000_000) }],
+    })
+    const [log] = await fixture.waitForLogs({ userId: user.id }, 1)
+    // "x" × 8 is one token: the first million letters are counted (125,000 tokens) and the count
+    // scaled to three million; plus 3 per message, 1 for the role and 3 for the reply's priming.
+    expect(log.prompt_tokens).toBe(375_007)
+    expect(log.quota).toBe(price(log.prompt_tokens, log.completion_tokens))
+  })
+
+  it('counts a chat prompt with the byte estimate when ApproximateTokenEnabled is on', async () => {
+    const user = await billedUser('approximate')
+    await fixture.setOption('ApproximateTokenEnabled', true)
+    try {
+      await user.client.chat.completions.create({
+        model: NO_USAGE,
+        messages: [{ role: 'user', content: 'x'.repeat(800) }],
+      })
+    } finally {
+      await fixture.setOption('ApproximateTokenEnabled', false)
+    }
+    const [log] = await fixture.waitForLogs({ userId: user.id }, 1)
+    // floor(800 bytes × 0.38) = 304 and floor(4 × 0.38) = 1 for "user", with the format's 3 + 3
+    // (the tokenizer would say 100 for the 800 letters).
+    expect(log.prompt_tokens).toBe(311)
   })
 
   it('bills a stream from its usage chunk, not from a local count', async () => {

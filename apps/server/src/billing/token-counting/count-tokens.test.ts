@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   approximateTokenCount,
+  CountBudget,
   countCompletionPromptTokens,
   countInputTokens,
   countTextTokens,
@@ -58,6 +59,62 @@ describe('countTextTokens', () => {
     for (let i = 0; i < 20; i++) countTextTokens(`${i} ${text}`, 'gpt-3.5-turbo')
     // ~1 ms a call on the project's 2-core machines; a bound loose enough for a loaded CI box that still catches a vocabulary reload per call (~200 ms).
     expect((performance.now() - started) / 20).toBeLessThan(50)
+  })
+})
+
+describe('bounded counting', () => {
+  const exact = (text: string, model: string) =>
+    getEncoder(encodingForModel(model)).countTokens(text, { disallowedSpecial: new Set() })
+
+  it('counts runs the tokenizer would take as one piece in slices, a token per slice off at most', () => {
+    // Runs the byte-pair merge is quadratic on: the exact count of each is still affordable here.
+    const runs = [
+      'x'.repeat(4_000),
+      '中文字'.repeat(1_000),
+      '-'.repeat(2_000),
+      ' '.repeat(1_500),
+      '𠀀'.repeat(500),
+    ]
+    for (const run of runs) {
+      const text = `Before the run: ${run} and after it.`
+      const slices = Math.ceil(run.length / 64)
+      const off = Math.abs(countTextTokens(text, 'gpt-4o') - exact(text, 'gpt-4o'))
+      expect(off, `a run of ${JSON.stringify(run.slice(0, 3))}`).toBeLessThanOrEqual(slices + 1)
+    }
+    // A repeated letter is cut where its tokens end (4 letters each for y): as the tokenizer counts it.
+    expect(countTextTokens('y'.repeat(8_000), 'gpt-4')).toBe(exact('y'.repeat(8_000), 'gpt-4'))
+  })
+
+  it('leaves text without such runs to the tokenizer whole', () => {
+    const prose = 'Plain prose, with punctuation; numbers 12345 and «quotes» — nothing runs long. '.repeat(
+      300,
+    )
+    expect(countTextTokens(prose, 'gpt-4o')).toBe(exact(prose, 'gpt-4o'))
+  })
+
+  it('counts 40 MB of one letter, which the tokenizer alone would take days on', () => {
+    // One letter in tokens of 8: the first million characters counted, the rest scaled from them.
+    expect(countTextTokens('x'.repeat(40_000_000), 'gpt-4o', { budget: new CountBudget() })).toBe(5_000_000)
+  })
+
+  it("counts exactly up to the request's budget, then scales from what it counted", () => {
+    const sentence = 'The gateway reserves quota before the call and settles it afterwards. '
+    const first = sentence.repeat(5_000) // 350,000 characters
+    const second = `${sentence.repeat(20_000)}end` // 1.4 million
+    const budget = new CountBudget()
+    expect(countTextTokens(first, 'gpt-4o', { budget })).toBe(exact(first, 'gpt-4o'))
+    expect(budget.remaining).toBe(1_000_000 - first.length)
+    const estimated = countTextTokens(second, 'gpt-4o', { budget })
+    expect(budget.remaining).toBe(0)
+    expect(Math.abs(estimated - exact(second, 'gpt-4o'))).toBeLessThan(10)
+    // A text counted before (a conversation's earlier turn) comes from the cache and costs nothing.
+    const again = new CountBudget(10)
+    expect(countTextTokens(first, 'gpt-4o', { budget: again })).toBe(exact(first, 'gpt-4o'))
+    expect(again.remaining).toBe(10)
+    // With almost nothing left, one-api's byte estimate stands in for a sample too small to scale.
+    expect(countTextTokens(`${second} `, 'gpt-4o', { budget: new CountBudget(100) })).toBe(
+      approximateTokenCount(`${second} `),
+    )
   })
 })
 

@@ -22,7 +22,7 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
   let key: string
   const lastUpstream = () => fixture.mock.requests.at(-1)!
   /** The newest log of a model, once `count` of them were written. */
-  const lastLog = async (model: string, count = 1) => (await fixture.waitForLogs({ model }, count)).at(-1)
+  const lastLog = async (model: string) => (await fixture.waitForLogs({ model }, 1)).at(-1)
   const get = (path: string, token = key) =>
     fetch(`${fixture.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } })
 
@@ -62,7 +62,7 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
     expect(response.status).toBe(200)
     expect(((await response.json()) as { usage: { prompt_tokens: number } }).usage.prompt_tokens).toBe(4)
     expect(lastUpstream().path).toMatch(/embeddings$/)
-    expect(await lastLog('text-embedding-3-small', 2)).toMatchObject({
+    expect(await fixture.logFor(response.headers.get(REQUEST_ID))).toMatchObject({
       prompt_tokens: 4,
       completion_tokens: 0,
     })
@@ -90,6 +90,35 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
     expect(await lastLog('dall-e-2')).toMatchObject({ quota: 20_000 })
   })
 
+  it("refuses image and speech requests outside the model's limits, before any upstream call or charge", async () => {
+    const callsBefore = fixture.mock.requests.length
+    const refusals = [
+      [
+        () => client.images.generate({ model: 'dall-e-3', prompt: 'a cat', size: '512x512' }),
+        'size_not_supported',
+      ],
+      [() => client.images.generate({ model: 'dall-e-3', prompt: 'two cats', n: 2 }), 'n_not_within_range'],
+      [() => client.images.generate({ model: 'dall-e-2', prompt: 'cats', n: 11 }), 'n_not_within_range'],
+      [() => client.images.generate({ model: 'dall-e-2', prompt: 'c'.repeat(1001) }), 'prompt_too_long'],
+      [
+        () => client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'a'.repeat(4097) }),
+        'text_too_long',
+      ],
+    ] as const
+    // One at a time: each call starts only when the previous refusal has been checked.
+    for (const [call, code] of refusals) {
+      const refused = await relayFailure(call())
+      expect(refused).toMatchObject({ status: 400, error: { code, type: 'invalid_request_error' } })
+      expect(refused.error.message).toMatch(/dall-e-[23]|4096 characters/)
+      expect(await fixture.consumeLogs({ requestId: refused.requestId })).toEqual([])
+    }
+    expect(fixture.mock.requests.length).toBe(callsBefore)
+    // At the limits the request goes through.
+    await client.images.generate({ model: 'dall-e-2', prompt: 'c'.repeat(1000), n: 10, size: '512x512' })
+    await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'a'.repeat(4096) })
+    expect(fixture.mock.requests.length).toBe(callsBefore + 2)
+  })
+
   it('relays text to speech as a binary body, billed per character', async () => {
     const speech = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'Hello world' })
     expect(speech.headers.get('content-type')).toBe('audio/mpeg')
@@ -97,7 +126,7 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
     expect(audio.length).toBe(4096)
     expect(audio.subarray(0, 3).toString('latin1')).toBe('ID3')
     // 11 characters × 7.5, rounded up.
-    expect(await lastLog('tts-1')).toMatchObject({ quota: 83 })
+    expect(await fixture.logFor(speech.headers.get(REQUEST_ID))).toMatchObject({ quota: 83 })
   })
 
   it('relays transcriptions and translations as multipart uploads', async () => {
@@ -161,8 +190,12 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
         access_until: 0,
       })
       const usage = await get(`${prefix}/dashboard/billing/usage`, limited.key)
-      expect(await usage.json()).toEqual({ object: 'list', total_usage: (token.used_quota / 500_000) * 100 })
+      expect(await usage.json()).toEqual({ object: 'list', total_usage: (token.used_quota * 100) / 500_000 })
     }
+    // In cents, as a client prints it: 8 units of 1/500,000 USD are 0.0016 cents, without float noise.
+    await fixture.db.updateTable('tokens').set({ used_quota: 8 }).where('id', '=', limited.id).execute()
+    const cents = await (await get('/v1/dashboard/billing/usage', limited.key)).text()
+    expect(cents).toBe('{"object":"list","total_usage":0.0016}')
     const unlimited = await (await get('/dashboard/billing/subscription')).json()
     expect(unlimited).toMatchObject({ hard_limit_usd: 100_000_000 })
     expect((await get('/dashboard/billing/usage', 'sk-notakey')).status).toBe(401)

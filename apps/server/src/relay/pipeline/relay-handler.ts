@@ -21,6 +21,7 @@ import { consumeLog } from './consume-log.ts'
 import { runAttempt } from './relay-attempt.ts'
 import type { RelayState } from './relay-state.ts'
 import { readRelayBody } from './request-body.ts'
+import { checkProviderLimits } from './request-limits.ts'
 
 /** One relay request as the front read it. */
 export interface RelayInput {
@@ -118,6 +119,7 @@ async function serve(context: AppContext, services: RelayServices, state: RelayS
       unpriced = mappedModel
       continue
     }
+    checkProviderLimits(state.mode, mappedModel, facts.json)
     const cost: CostInput = {
       mode: state.mode,
       model: mappedModel,

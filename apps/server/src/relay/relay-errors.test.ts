@@ -141,6 +141,12 @@ describe.each(testDialects())('relay errors on %s', (dialect) => {
     }
     expect(fixture.requestsFor('sk-second').length).toBe(before + 2)
     expectOpenAiError(await relayFailure(chat(fixture.openai(`${rootKey}-99999`))), 400, 'invalid_channel_id')
+    // Ids no channel row can have are refused before any query (PostgreSQL would reject the value).
+    for (const id of ['99999999999', '0', '1e3']) {
+      const refused = await relayFailure(chat(fixture.openai(`${rootKey}-${id}`)))
+      expectOpenAiError(refused, 400, 'invalid_channel_id')
+      expect(refused.error.message).toContain(`must be a positive whole number, not "${id}"`)
+    }
 
     const { client: session } = await fixture.createUser('pinner', 1_000_000)
     const userKey = (await fixture.createToken({ remain_quota: 100_000 }, session)).key
@@ -172,11 +178,15 @@ describe.each(testDialects())('relay errors on %s', (dialect) => {
     )
     expectOpenAiError(missing, 400, 'invalid_request')
     expect(missing.error.param).toBe('messages')
-    expectOpenAiError(
-      await raw('{"messages":[{"role":"user","content":"x"}]}', authorization),
-      400,
-      'invalid_request',
-    )
+    const noModel = await raw('{"messages":[{"role":"user","content":"x"}]}', authorization)
+    expectOpenAiError(noModel, 400, 'invalid_request')
+    expect(noModel.error).toMatchObject({
+      param: 'model',
+      message: expect.stringMatching(/^model is required/),
+    })
+    const numericModel = await raw('{"model":4,"messages":[{"role":"user","content":"x"}]}', authorization)
+    expectOpenAiError(numericModel, 400, 'invalid_request')
+    expect(numericModel.error.message).toMatch(/^model must be a string/)
     expect(upstreamCount()).toBe(before)
   })
 

@@ -1,4 +1,5 @@
 import { Role, TokenStatus } from '@one-api/contracts'
+import { readChannelId } from './channel-id.ts'
 import { type CachedToken, type CachedUser, isUserEnabled, type RelayCache } from './relay-cache.ts'
 import { RelayError } from './relay-error.ts'
 
@@ -115,16 +116,7 @@ function callerOf(token: CachedToken, user: CachedUser | undefined, apiKey: ApiK
   if (channelPart === undefined) return { token, user, pinnedChannelId: undefined }
   if (user.role < Role.admin)
     throw new RelayError(403, 'Only administrators may pin a channel', 'channel_pinning_forbidden')
-  const pinnedChannelId = Number(channelPart)
-  if (!Number.isInteger(pinnedChannelId) || pinnedChannelId <= 0) {
-    throw new RelayError(
-      400,
-      `Invalid channel id: ${channelPart}`,
-      'invalid_channel_id',
-      'invalid_request_error',
-    )
-  }
-  return { token, user, pinnedChannelId }
+  return { token, user, pinnedChannelId: readChannelId(channelPart) }
 }
 
 export function checkModelAllowed(token: CachedToken, model: string): void {

@@ -39,11 +39,10 @@ export function readRelayBody(
   if (typeof json !== 'object' || json === null || Array.isArray(json))
     throw invalid('The request body must be a JSON object')
   const record = json as Record<string, unknown>
-  const model =
-    typeof record.model === 'string' && record.model ? record.model : (pathModel ?? DEFAULT_MODELS[mode])
+  const named = record.model
+  if (named !== undefined && typeof named !== 'string') throw invalid('model must be a string', 'model')
+  const model = named || pathModel || DEFAULT_MODELS[mode]
   if (!model) throw invalid('model is required', 'model')
-  if (record.model !== undefined && typeof record.model !== 'string')
-    throw invalid('model must be a string', 'model')
   checkModeFields(mode, record)
   const maxTokens = readMaxTokens(record)
   const streamOptions = record.stream_options as { include_usage?: unknown } | undefined

@@ -80,5 +80,15 @@ describe('the proxy route for channel type 43', () => {
       headers: { authorization: `Bearer ${await keyOf('root')}` },
     })
     expect(missing.status).toBe(400)
+    for (const id of ['abc', '0', '1e3', '99999999999']) {
+      const malformed = await fetch(`${server.baseUrl}/v1/oneapi/proxy/${id}/v1/models`, {
+        headers: { authorization: `Bearer ${await keyOf('root')}` },
+      })
+      expect(malformed.status).toBe(400)
+      expect((await malformed.json()).error).toMatchObject({
+        code: 'invalid_channel_id',
+        message: expect.stringContaining(`The channel id must be a positive whole number, not "${id}"`),
+      })
+    }
   })
 })

@@ -5,6 +5,7 @@ import { resolveGroupRatio } from '../../billing/pricing/group-ratio.ts'
 import { ceilQuota } from '../../billing/pricing/quota.ts'
 import { findChannelById } from '../../db/repositories/channels-repository.ts'
 import { systemLog } from '../../db/repositories/logs-repository.ts'
+import { readChannelId } from '../auth/channel-id.ts'
 import { RelayError, sendRelayError } from '../auth/relay-error.ts'
 import { authenticateRelay } from '../auth/token-auth.ts'
 import type { RelayServices } from '../relay-services.ts'
@@ -37,7 +38,7 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
       const caller = await authenticateRelay(services.cache, request.headers.authorization, request.ip)
       if (caller.user.role < Role.admin)
         throw new RelayError(403, 'The proxy route is for administrators only', 'proxy_forbidden')
-      const channelId = Number((request.params as { channelid: string }).channelid)
+      const channelId = readChannelId((request.params as { channelid: string }).channelid)
       const channel = await findChannelById(context.db, channelId)
       if (!channel || channel.type !== 43)
         throw new RelayError(400, `Channel #${channelId} is not a proxy channel`, 'invalid_channel_id')

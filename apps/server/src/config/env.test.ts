@@ -21,6 +21,7 @@ describe('environment configuration', () => {
     expect(() => loadConfig({ GLOBAL_API_RATE_LIMIT: '-1' })).toThrow(/GLOBAL_API_RATE_LIMIT/)
     expect(() => loadConfig({ BATCH_UPDATE_ENABLED: 'maybe' })).toThrow(/BATCH_UPDATE_ENABLED/)
     expect(() => loadConfig({ RELAY_PROXY: 'not a url' })).toThrow(/RELAY_PROXY/)
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16/)
     expect(() => loadConfig({ INITIAL_ROOT_PASSWORD: 'short' })).toThrow(
       /INITIAL_ROOT_PASSWORD: must be at least 8/,
     )

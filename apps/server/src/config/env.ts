@@ -64,6 +64,8 @@ const envSchema = z.object({
   TURNSTILE_VERIFY_URL: z.url('must be a URL').optional(),
   SHUTDOWN_TIMEOUT: integerVar(0).default(10),
   WEB_DIST_PATH: z.string().optional(),
+  // When set, GET /metrics answers only requests with Authorization: Bearer <METRICS_TOKEN>.
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   // Addresses of reverse proxies whose X-Forwarded-For is believed (for client IPs and rate limits).
   TRUST_PROXY: z
     .string()

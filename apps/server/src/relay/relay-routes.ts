@@ -4,7 +4,7 @@ import { RelayError } from './auth/relay-error.ts'
 import { registerBillingRoutes } from './billing-routes.ts'
 import { corsHeaders } from './front/client-response.ts'
 import { RELAY_BODY_LIMIT } from './front/relay-front.ts'
-import { PROMETHEUS_CONTENT_TYPE } from './metrics/prometheus.ts'
+import { registerMetricsRoute } from './metrics/metrics-route.ts'
 import { registerModelRoutes } from './models-routes.ts'
 import { registerProxyRoute } from './proxy/proxy-route.ts'
 import type { RelayServices } from './relay-services.ts'
@@ -120,8 +120,5 @@ export async function registerRelayRoutes(
     registerProxyRoute(relay, context, services)
     registerNotImplemented(relay)
   })
-  app.get('/metrics', async (_request, reply) => {
-    reply.header('content-type', PROMETHEUS_CONTENT_TYPE)
-    return services.metrics.registry.render()
-  })
+  registerMetricsRoute(app, services.metrics.registry, context.config.METRICS_TOKEN)
 }

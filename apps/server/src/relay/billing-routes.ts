@@ -69,7 +69,8 @@ export function registerBillingRoutes(
       const used = options.boolean('DisplayTokenStatEnabled')
         ? Number(token.used_quota)
         : Number(user.used_quota)
-      return { object: 'list', total_usage: (used / options.number('QuotaPerUnit')) * 100 }
+      // In US cents. One division of whole numbers, so 8 units read 0.0016, not 0.0015999999999999999.
+      return { object: 'list', total_usage: (used * 100) / options.number('QuotaPerUnit') }
     } catch (error) {
       return sendRelayError(reply, error, request.id)
     }

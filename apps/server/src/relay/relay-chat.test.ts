@@ -201,7 +201,7 @@ describe.each(testDialects())('relay chat completions on %s', (dialect) => {
     const log = await fixture.logFor(response.headers.get(REQUEST_ID))
     expect(log).toMatchObject({ model_name: 'gpt-x', prompt_tokens: 2, completion_tokens: 5 })
     // Billed at the mapped model's price (gpt-4o-mini: 0.075, completion 4).
-    expect(log.content).toContain('model ratio 0.07')
+    expect(log.content).toContain('model ratio 0.075,')
   })
 
   it("forces the channel's system prompt: prepended, or replacing the client's", async () => {

@@ -202,11 +202,12 @@ describe('speech and transcription quota', () => {
 })
 
 describe('describeRatios and ceilQuota', () => {
-  it('formats the log line with two decimals', () => {
+  it('formats the log line with two decimals, or more where two would round the ratio', () => {
     expect(describeRatios(2.5, 1, 4)).toBe('model ratio 2.50, group ratio 1.00, completion ratio 4.00')
     expect(describeRatios(0.075, 0.8, 4 / 3)).toBe(
-      'model ratio 0.07, group ratio 0.80, completion ratio 1.33',
+      'model ratio 0.075, group ratio 0.80, completion ratio 1.33333',
     )
+    expect(describeRatios(0.0005, 0.125)).toBe('model ratio 0.0005, group ratio 0.125')
     expect(describeRatios(20, 1)).toBe('model ratio 20.00, group ratio 1.00')
   })
 

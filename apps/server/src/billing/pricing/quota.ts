@@ -161,9 +161,19 @@ export function computeTranscriptionQuota(input: TranscriptionQuotaInput): numbe
  * The completion part is left out for image and audio requests, which have none.
  */
 export function describeRatios(modelRatio: number, groupRatio: number, completionRatio?: number): string {
-  const parts = [`model ratio ${modelRatio.toFixed(2)}`, `group ratio ${groupRatio.toFixed(2)}`]
-  if (completionRatio !== undefined) parts.push(`completion ratio ${completionRatio.toFixed(2)}`)
+  const parts = [`model ratio ${formatRatio(modelRatio)}`, `group ratio ${formatRatio(groupRatio)}`]
+  if (completionRatio !== undefined) parts.push(`completion ratio ${formatRatio(completionRatio)}`)
   return parts.join(', ')
+}
+
+/**
+ * Two decimals as one-api prints them, but never rounded away: gpt-4o-mini's 0.075 reads 0.075, not
+ * 0.07, so the line shows the ratio the request was really billed at (to six significant digits).
+ */
+function formatRatio(ratio: number): string {
+  const twoDecimals = ratio.toFixed(2)
+  if (Number(twoDecimals) === ratio) return twoDecimals
+  return String(Number(ratio.toPrecision(6)))
 }
 
 /**

@@ -29,10 +29,13 @@ let failed = vitest.status === 0 ? 0 : 1
 if (existsSync(report)) {
   const results = JSON.parse(readFileSync(report, 'utf8'))
   passed = results.numPassedTests
-  failed =
-    results.numFailedTests +
-    (results.numFailedTestSuites ?? 0) +
-    (vitest.status !== 0 && results.numFailedTests === 0 ? 1 : 0)
+  // A file that failed without a failed test (it could not load, or a hook threw) counts once;
+  // a failed test is not counted again through its file and describe blocks.
+  const brokenFiles = results.testResults.filter(
+    (file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'),
+  ).length
+  failed = results.numFailedTests + brokenFiles
+  if (vitest.status !== 0 && failed === 0) failed = 1
 }
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'

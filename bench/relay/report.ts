@@ -214,8 +214,9 @@ export function renderMarkdown(results: Measurements): string {
     `Machine: ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, load average at start ${machine.loadAverage}.`,
     'Mock upstream, reference relay, gateway and load generator each run in their own process on this machine.',
     `Throughput: autocannon, ${settings.connections} connections, ${settings.seconds} s per target and mode, measured in ` +
-      `${settings.rounds} interleaved rounds (direct, reference, gateway, then again), ${settings.warmupSeconds} s warm-up ` +
-      `before the first round of each and ${settings.laterWarmupSeconds} s before the others.`,
+      `${settings.rounds} interleaved rounds (direct, reference, gateway, then again), each round on freshly started ` +
+      `reference relay and gateway processes, ${settings.warmupSeconds} s warm-up before a round's first mode and ` +
+      `${settings.laterWarmupSeconds} s before its second.`,
     `Latency: one connection, one request at a time, ${settings.probeSeconds} s after a warm-up, timed to the last byte.`,
     'Gateway: SQLite, token auth, quota reservation and settlement, batched consume logs, rate limits off.',
     '',

@@ -30,7 +30,7 @@ import {
   TARGETS,
   type Target,
 } from './report.ts'
-import { countConsumeLogs, type Endpoint, startServices } from './services.ts'
+import { countConsumeLogs, type Endpoint, type Services, startServices } from './services.ts'
 import type { SlowStreamsInput, SlowStreamsResult } from './slow-streams.ts'
 
 const MEMORY_REQUESTS = 20_000
@@ -58,11 +58,12 @@ const settings = {
   connections: Number(flags.connections),
   probeSeconds: Number(flags['probe-seconds']),
   rounds: Math.max(1, Math.floor(Number(flags.rounds))),
-  // Before the second and later rounds of a target: its server and JIT are warm already, only
-  // the load generator's new connections are not.
+  // Before a round's second mode: its relay processes and their JIT are warm already, only the
+  // load generator's new connections are not.
   laterWarmupSeconds: 1,
 }
 
+const gatewayPid = (services: Services) => services.gateway().child.pid as number
 const log = (message: string) => console.log(`[bench] ${message}`)
 const megabytes = (value: number) => `${value.toFixed(1)} MB`
 
@@ -97,17 +98,25 @@ function throughputRun(
 
 /**
  * Each target's throughput in `settings.rounds` interleaved rounds (direct, reference, gateway,
- * then again), its measured seconds split between them. The machine's speed drifts during a run
- * (other tenants of a shared host): measured one after the other, the reference and the gateway
- * would each meet a different part of the drift, and their ratio would carry it.
+ * then again), its measured seconds split between them. Two kinds of noise are spread this way:
+ * the machine's speed drifts during a run (other tenants of a shared host), which interleaving
+ * shares between the targets; and a relay process runs at a speed of its own, steady for its life
+ * but different from the next process's (the reference relay 14,000-23,000 stream req/s), which
+ * fresh relay processes for each round average out. The mock stays: its speed does not vary so.
  */
-async function measureThroughput(endpoints: Record<Target, Endpoint>) {
+async function measureThroughput(services: Services) {
+  const { endpoints } = services
   const slices = {} as Record<Target, Record<Mode, LoadResult[]>>
   for (const target of TARGETS) slices[target] = { 'non-stream': [], stream: [] }
   const roundRatios = { 'non-stream': [], stream: [] } as Record<Mode, number[]>
-  for (const mode of MODES) {
-    for (let round = 0; round < settings.rounds; round++) {
-      const warmup = round === 0 ? settings.warmupSeconds : settings.laterWarmupSeconds
+  for (let round = 0; round < settings.rounds; round++) {
+    if (round > 0) {
+      log(`round ${round + 1}/${settings.rounds}: restarting the reference relay and the gateway`)
+      await services.restartRelays()
+    }
+    for (const mode of MODES) {
+      // Fresh processes before a round's first mode: their JIT is cold.
+      const warmup = mode === MODES[0] ? settings.warmupSeconds : settings.laterWarmupSeconds
       for (const target of TARGETS) {
         const result = await throughputRun(
           endpoints[target],
@@ -192,16 +201,14 @@ async function measure(
   machine: Measurements['machine'],
 ): Promise<Measurements> {
   log('starting the mock upstream, the reference relay and the gateway')
-  const { endpoints, gateway, gatewayPid, sqlitePath } = await startServices(
-    temporary,
-    flags['profile-gateway'],
-  )
+  const services = await startServices(temporary, flags['profile-gateway'])
+  const { endpoints, sqlitePath } = services
   for (const target of TARGETS) {
     await checkTarget(TARGET_LABELS[target], endpoints[target].url, endpoints[target].headers)
   }
-  log(`all targets answer; gateway RSS ${megabytes(residentMegabytes(gatewayPid))}`)
+  log(`all targets answer; gateway RSS ${megabytes(residentMegabytes(gatewayPid(services)))}`)
 
-  const { throughput, roundRatios } = await measureThroughput(endpoints)
+  const { throughput, roundRatios } = await measureThroughput(services)
   const latency = {} as Measurements['latency']
   for (const target of TARGETS) {
     latency[target] = {} as Record<Mode, ProbeResult>
@@ -215,11 +222,11 @@ async function measure(
   }
   const peers = flags.peers ? await measurePeers(new URL(endpoints.direct.url).origin) : undefined
   const memory = {
-    ...(await memoryAcrossStreams(endpoints.gateway, gatewayPid)),
-    ...(await memoryWithSlowStreams(endpoints.gateway, gatewayPid)),
+    ...(await memoryAcrossStreams(endpoints.gateway, gatewayPid(services))),
+    ...(await memoryWithSlowStreams(endpoints.gateway, gatewayPid(services))),
   }
   // A graceful stop flushes the batched consume logs, so they can be counted in the file.
-  await stopService(gateway, 15_000)
+  await stopService(services.gateway(), 15_000)
   return {
     date: new Date(started).toISOString(),
     machine,

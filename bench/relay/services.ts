@@ -6,7 +6,7 @@
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { setUpGateway } from './gateway-setup.ts'
-import { freePort, type Service, spawnTypeScript, waitForHttp } from './processes.ts'
+import { freePort, type Service, spawnTypeScript, stopService, waitForHttp } from './processes.ts'
 import type { Target } from './report.ts'
 
 const ROOT_PASSWORD = 'bench-root-password'
@@ -18,12 +18,18 @@ export interface Endpoint {
 
 export interface Services {
   endpoints: Record<Target, Endpoint>
-  gateway: Service
-  gatewayPid: number
+  /** The gateway process running now (restartRelays replaces it). */
+  gateway(): Service
+  /**
+   * Stops the reference relay and the gateway and starts each again on the same port; the gateway
+   * keeps its SQLite file, so its channels and token stay. A relay's speed differs from one process
+   * to the next on this machine (see bench/README.md), so each round of throughput runs on fresh ones.
+   */
+  restartRelays(): Promise<void>
   sqlitePath: string
 }
 
-/** `profileDirectory`: when set, the gateway writes a V8 CPU profile there when it stops. */
+/** `profileDirectory`: when set, each gateway process writes a V8 CPU profile there when it stops. */
 export async function startServices(
   temporaryDirectory: string,
   profileDirectory?: string,
@@ -39,12 +45,16 @@ export async function startServices(
     '--log-size',
     '0',
   ])
-  const reference = spawnTypeScript('reference relay', 'bench/relay/reference-relay.ts', [
-    '--port',
-    `${referencePort}`,
-    '--upstream',
-    mockUrl,
-  ])
+  const startReference = async () => {
+    const reference = spawnTypeScript('reference relay', 'bench/relay/reference-relay.ts', [
+      '--port',
+      `${referencePort}`,
+      '--upstream',
+      mockUrl,
+    ])
+    await waitForHttp(reference, `${referenceUrl}/v1/models`)
+    return reference
+  }
   const gatewayEnvironment = {
     PORT: `${gatewayPort}`,
     HOST: '127.0.0.1',
@@ -62,11 +72,15 @@ export async function startServices(
     LOG_LEVEL: 'warn',
   }
   const profiling = profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`] : []
-  const gateway = spawnTypeScript('gateway', 'apps/server/src/main.ts', [], gatewayEnvironment, profiling)
-  await Promise.all([
+  const startGateway = async () => {
+    const gateway = spawnTypeScript('gateway', 'apps/server/src/main.ts', [], gatewayEnvironment, profiling)
+    await waitForHttp(gateway, `${gatewayUrl}/api/status`)
+    return gateway
+  }
+  let [reference, gateway] = await Promise.all([
+    startReference(),
+    startGateway(),
     waitForHttp(mock, `${mockUrl}/v1/models`),
-    waitForHttp(reference, `${referenceUrl}/v1/models`),
-    waitForHttp(gateway, `${gatewayUrl}/api/status`),
   ])
   const { tokenKey } = await setUpGateway(gatewayUrl, mockUrl, ROOT_PASSWORD)
 
@@ -80,8 +94,12 @@ export async function startServices(
       reference: { url: referenceUrl + path, headers: upstreamKey },
       gateway: { url: gatewayUrl + path, headers: { ...json, authorization: `Bearer ${tokenKey}` } },
     },
-    gateway,
-    gatewayPid: gateway.child.pid as number,
+    gateway: () => gateway,
+    async restartRelays() {
+      // A graceful stop: the gateway flushes its batched logs before it exits.
+      await Promise.all([stopService(reference), stopService(gateway, 15_000)])
+      ;[reference, gateway] = await Promise.all([startReference(), startGateway()])
+    },
     sqlitePath,
   }
 }

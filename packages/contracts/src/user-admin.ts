@@ -4,6 +4,17 @@ import { displayNameSchema, passwordSchema, usernameSchema } from './user.ts'
 /** Row ids are 32-bit integers in every database one-api supports. */
 export const MAX_ROW_ID = 2_147_483_647
 
+/**
+ * A row id written as text (a path segment, the `-<id>` of a pinning key): plain digits naming a
+ * row that can exist, else undefined. Number() alone would take "1e3" or " 7", and ids past the
+ * integer column make PostgreSQL fail the query.
+ */
+export function parseRowId(text: string): number | undefined {
+  if (!/^\d{1,10}$/.test(text)) return undefined
+  const id = Number(text)
+  return id >= 1 && id <= MAX_ROW_ID ? id : undefined
+}
+
 /** A row id in a JSON body. */
 export const rowIdSchema = z
   .number({ error: 'id must be a positive integer' })

@@ -1,4 +1,4 @@
-import { MAX_ROW_ID } from '@one-api/contracts/user-admin'
+import { parseRowId } from '@one-api/contracts/user-admin'
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { badRequest } from './errors.ts'
@@ -17,9 +17,8 @@ const pageQuerySchema = z.object({
 const idParamsSchema = z.object({
   id: z
     .string()
-    .regex(/^\d{1,10}$/, 'id must be a positive integer')
-    .transform(Number)
-    .refine((id) => id >= 1 && id <= MAX_ROW_ID, 'id must be a positive integer'),
+    .refine((text) => parseRowId(text) !== undefined, 'id must be a positive integer')
+    .transform(Number),
 })
 
 /** The 0-based page index `p` of a list call; absent or blank means the first page. */

@@ -1,14 +1,13 @@
-import { MAX_ROW_ID } from '@one-api/contracts/user-admin'
+import { parseRowId } from '@one-api/contracts/user-admin'
 import { RelayError } from './relay-error.ts'
 
 /**
- * A channel id a client wrote (the `-<id>` of a pinning key, the proxy route's path): digits naming
- * a row that can exist, else a clear 400 before any query. Number() alone let "1e3" through and
- * sent ids beyond the integer column to the database, which PostgreSQL answered with an error (500).
+ * A channel id a client wrote (the `-<id>` of a pinning key, the proxy route's path), read by the
+ * same rule as the management API's path ids; anything else is a clear 400 before any query.
  */
 export function readChannelId(text: string): number {
-  const id = /^\d{1,10}$/.test(text) ? Number(text) : 0
-  if (id < 1 || id > MAX_ROW_ID) {
+  const id = parseRowId(text)
+  if (id === undefined) {
     throw new RelayError(
       400,
       `The channel id must be a positive whole number, not "${text}"`,

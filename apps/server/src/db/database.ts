@@ -6,6 +6,7 @@ import { createPool } from 'mysql2'
 import pg from 'pg'
 import type { DatabaseTarget } from './dsn.ts'
 import { SqliteBooleanPlugin } from './sqlite-boolean-plugin.ts'
+import { AUTOCHECKPOINT_BACKSTOP_PAGES } from './sqlite-worker.ts'
 import { WalCheckpointer } from './wal-checkpointer.ts'
 
 /** How often the background thread checkpoints the SQLite WAL. */
@@ -63,9 +64,8 @@ function openSqlite(file: string, options: DatabaseOptions): SqliteDatabase.Data
   database.pragma('journal_mode = WAL')
   database.pragma('synchronous = NORMAL')
   database.pragma(`busy_timeout = ${options.busyTimeoutMs}`)
-  // Checkpoints are run by a worker thread (WalCheckpointer), not inside our commits. The
-  // auto-checkpoint stays as a backstop, far out, should the worker fall behind.
-  database.pragma('wal_autocheckpoint = 50000')
+  // Checkpoints are run by a worker thread (WalCheckpointer), not inside our commits.
+  database.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_BACKSTOP_PAGES}`)
   // Memory-mapped reads roughly halve full scans of a large logs table.
   database.pragma('mmap_size = 268435456')
   return database

@@ -2,6 +2,16 @@ import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 
 /**
+ * SQLite's auto-checkpoint threshold (WAL pages) on every connection of ours. WalCheckpointer
+ * checkpoints from its own thread; a connection left at SQLite's default of 1000 pages would run a
+ * checkpoint, fsyncs included, inside one of its commits instead, every few hundred requests under
+ * load. On the log write thread that held the write lock 3-4 ms each time (the relay's
+ * reservations wait for it), which made up most of the gateway's latency tail at one connection.
+ * Far out, it is only a backstop should the checkpointer fall behind.
+ */
+export const AUTOCHECKPOINT_BACKSTOP_PAGES = 50_000
+
+/**
  * Starts a worker thread with a connection of its own to the SQLite file `file`. `body` is plain
  * JavaScript (the worker has no TypeScript loader: neither tsx nor Vitest's transform reaches it)
  * run once the connection is open, with `database`, `parentPort` and `workerData` in scope;
@@ -16,7 +26,13 @@ export function startSqliteWorker(
   const modulePath = createRequire(import.meta.url).resolve('better-sqlite3')
   return new Worker(OPEN_CONNECTION + body, {
     eval: true,
-    workerData: { ...data, file, busyTimeoutMs, modulePath },
+    workerData: {
+      ...data,
+      file,
+      busyTimeoutMs,
+      modulePath,
+      autocheckpointPages: AUTOCHECKPOINT_BACKSTOP_PAGES,
+    },
   })
 }
 
@@ -24,4 +40,5 @@ const OPEN_CONNECTION = `
 const { parentPort, workerData } = require('node:worker_threads')
 const Database = require(workerData.modulePath)
 const database = new Database(workerData.file, { timeout: workerData.busyTimeoutMs })
+database.pragma('wal_autocheckpoint = ' + workerData.autocheckpointPages)
 `

@@ -77,6 +77,23 @@ describe('SqliteWriteThread', () => {
     expect(bodies()).toEqual(['waited'])
   })
 
+  it('leaves checkpoints to the checkpointer: its commits never run one at the default 1000 pages', async () => {
+    const writer = thread()
+    // 1,500 commits of a page-sized row each: well past SQLite's default auto-checkpoint of 1000
+    // WAL pages, which would otherwise be run (with its fsyncs) inside one of these commits.
+    const page = 'x'.repeat(4000)
+    for (let index = 0; index < 1500; index++) await writer.run([[0, [page]]])
+    const [result] = database.pragma('wal_checkpoint(PASSIVE)') as {
+      log: number
+      checkpointed: number
+    }[]
+    // Every frame written is still in the WAL and only this checkpoint copied them back: no commit
+    // of the thread had checkpointed (and restarted the WAL) on its own.
+    expect(result.log).toBeGreaterThan(1500)
+    expect(result.checkpointed).toBe(result.log)
+    expect(bodies()).toHaveLength(1500)
+  })
+
   it('finishes what was sent before it closes, then refuses more', async () => {
     const writer = thread()
     const sent = [writer.run([[0, ['one']]]), writer.run([[0, ['two']]])]

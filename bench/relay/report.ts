@@ -4,6 +4,7 @@
  */
 import type { ProbeResult } from './latency-probe.ts'
 import type { LoadResult } from './load-worker.ts'
+import { REFERENCE_NODE_ARGUMENTS } from './services.ts'
 import type { SlowStreamsResult } from './slow-streams.ts'
 
 export const TARGETS = ['direct', 'reference', 'gateway'] as const
@@ -219,6 +220,8 @@ export function renderMarkdown(results: Measurements): string {
       `${settings.laterWarmupSeconds} s before its second.`,
     `Latency: one connection, one request at a time, ${settings.probeSeconds} s after a warm-up, timed to the last byte.`,
     'Gateway: SQLite, token auth, quota reservation and settlement, batched consume logs, rate limits off.',
+    `Reference relay: node:http + undici forwarding bytes, run with \`${REFERENCE_NODE_ARGUMENTS.join(' ')}\` so that ` +
+      'every process runs at the best speed a bare relay reaches (see bench/README.md).',
     '',
   ]
   if (found.length > 0) {

@@ -12,11 +12,12 @@ import type { Target } from './report.ts'
 const ROOT_PASSWORD = 'bench-root-password'
 /**
  * The reference relay runs at its best, the same in every process. With V8's default allocation-site
- * pretenuring, about two reference processes in three decide early to allocate some of the relay's
- * short-lived objects in the old generation, and from then on spend about 14 % of their CPU in
- * young-generation collections (perf: Scavenger::ScavengeObject) and relay 16,000-21,000 streams/s;
- * the others spend 2 % and relay 22,000-28,000. The gateway's rate is the same with or without the
- * flag (measured in alternating runs), so it runs as in production, without it.
+ * pretenuring, most reference processes (37 of 41 measured alone, about two rounds in three of the
+ * benchmark) decide early to allocate some of the relay's short-lived objects in the old generation,
+ * and from then on spend 13-15 % of their CPU in young-generation collections (perf:
+ * Scavenger::ScavengeObject) and relay 15,000-22,600 streams/s; the others spend 2 % and relay
+ * 22,400-28,500. The gateway's rate is the same with or without the flag (measured in alternating
+ * runs), so it runs as in production, without it.
  */
 export const REFERENCE_NODE_ARGUMENTS = ['--no-allocation-site-pretenuring']
 

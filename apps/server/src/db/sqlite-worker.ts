@@ -26,13 +26,7 @@ export function startSqliteWorker(
   const modulePath = createRequire(import.meta.url).resolve('better-sqlite3')
   return new Worker(OPEN_CONNECTION + body, {
     eval: true,
-    workerData: {
-      ...data,
-      file,
-      busyTimeoutMs,
-      modulePath,
-      autocheckpointPages: AUTOCHECKPOINT_BACKSTOP_PAGES,
-    },
+    workerData: { ...data, file, busyTimeoutMs, modulePath },
   })
 }
 
@@ -40,5 +34,5 @@ const OPEN_CONNECTION = `
 const { parentPort, workerData } = require('node:worker_threads')
 const Database = require(workerData.modulePath)
 const database = new Database(workerData.file, { timeout: workerData.busyTimeoutMs })
-database.pragma('wal_autocheckpoint = ' + workerData.autocheckpointPages)
+database.pragma('wal_autocheckpoint = ${AUTOCHECKPOINT_BACKSTOP_PAGES}')
 `

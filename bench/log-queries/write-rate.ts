@@ -137,7 +137,10 @@ async function write(logDb: Kysely<LogSchema>, variant: Variant, logs: NewLog[])
   }
   let failure: unknown
   // A large buffer so the timing covers the writer's own chunked inserts, not its interval.
-  const writer = new LogWriter(logDb, (error) => (failure = error), logs.length + 1, 60_000)
+  const writer = new LogWriter(logDb, (error) => (failure = error), {
+    maxBuffered: logs.length + 1,
+    intervalMs: 60_000,
+  })
   for (const log of logs) writer.write(log)
   await writer.close()
   if (failure) throw failure

@@ -10,6 +10,7 @@ import { dayOf, SECONDS_PER_DAY } from '../db/repositories/log-totals.ts'
 import type { NewLog } from '../db/repositories/logs-repository.ts'
 import type { LogSchema } from '../db/schema.ts'
 import type { SqliteWriteThread } from '../db/sqlite-write-thread.ts'
+import type { ChargeQueue } from './ledger/ledger.ts'
 import { LogWriter } from './log-writer.ts'
 
 const FIRST_DAY = dayOf(1_700_000_000) * SECONDS_PER_DAY
@@ -38,6 +39,39 @@ function sampleLogs(count: number, label: string): NewLog[] {
       ip: index % 2 ? '203.0.113.7' : '',
     }
   })
+}
+
+/**
+ * A ledger as the log writer sees it: `queued` says whether charges wait for a commit; commit()
+ * is the ledger committing them; flushSettlements() refuses `refusals` times, then commits.
+ */
+function fakeLedger() {
+  const listeners: Array<() => void> = []
+  const ledger = {
+    queued: false,
+    refusals: 0,
+    flushes: 0,
+    get hasQueuedCharges() {
+      return ledger.queued
+    },
+    onCommitted(listener: () => void) {
+      listeners.push(listener)
+    },
+    commit() {
+      ledger.queued = false
+      for (const listener of listeners) listener()
+    },
+    flushSettlements() {
+      ledger.flushes += 1
+      if (ledger.refusals > 0) {
+        ledger.refusals -= 1
+        return false
+      }
+      ledger.commit()
+      return true
+    },
+  }
+  return ledger satisfies ChargeQueue
 }
 
 /** Counts the statements the query builder runs, to tell which path wrote the rows. */
@@ -75,17 +109,15 @@ describe('LogWriter on SQLite', () => {
   function writer(
     db: Kysely<LogSchema>,
     handle?: DatabaseHandle<LogSchema>,
-    beforeFlush = () => true,
+    charges?: ChargeQueue,
     threshold: number | 'default' = 1e9,
   ) {
-    const created = new LogWriter(
-      db,
-      (error) => errors.push(error),
-      threshold === 'default' ? undefined : threshold,
-      3_600_000,
-      beforeFlush,
-      handle?.sqlite,
-    )
+    const created = new LogWriter(db, (error) => errors.push(error), {
+      maxBuffered: threshold === 'default' ? undefined : threshold,
+      intervalMs: 3_600_000,
+      charges,
+      sqlite: handle?.sqlite,
+    })
     writers.push(created)
     return created
   }
@@ -125,6 +157,12 @@ describe('LogWriter on SQLite', () => {
         'quote(tokens)': String(tokens),
         'quote(request_count)': String(count),
       }))
+  }
+
+  async function waitForRows(handle: DatabaseHandle<LogSchema>, count: number) {
+    for (let waited = 0; requestIds(handle).length < count && waited < 5_000; waited += 10) {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
   }
 
   function requestIds(handle: DatabaseHandle<LogSchema>) {
@@ -229,38 +267,69 @@ describe('LogWriter on SQLite', () => {
     expect(storedTotals(handle)).toEqual(expectedTotals([...logs, ...later]))
   })
 
-  it('never joins a transaction the query builder holds, and waits until the charges commit', async () => {
+  it('never joins a transaction the query builder holds', async () => {
     const handle = await database()
-    let chargesCommitted = false
-    const calls: boolean[] = []
-    const logWriter = writer(handle.db, handle, () => {
-      calls.push(chargesCommitted)
-      return chargesCommitted
-    })
+    const logWriter = writer(handle.db, handle)
     const logs = sampleLogs(50, 'busy')
     for (const log of logs) logWriter.write(log)
     let flushed: Promise<void> | undefined
     const rolledBack = handle.db.transaction().execute(async (transaction) => {
       await transaction.insertInto('logs').values(sampleLogs(1, 'rolled-back')[0]).execute()
+      // The write thread now waits for the write lock this transaction holds.
       flushed = logWriter.flush()
       await new Promise((resolve) => setTimeout(resolve, 30))
       expect(requestIds(handle)).toEqual(['rolled-back-0'])
-      // The write thread now waits for the write lock this transaction holds.
-      chargesCommitted = true
-      await new Promise((resolve) => setTimeout(resolve, 50))
       throw new Error('the caller gives up')
     })
     await expect(rolledBack).rejects.toThrow('the caller gives up')
     await flushed
     expect(errors).toEqual([])
-    // Asked again until the charges were committed, and only then were the logs written; after
-    // the one batch the ledger was asked once more (the write lock handed back to it).
-    const firstCommitted = calls.indexOf(true)
-    expect(firstCommitted).toBeGreaterThan(0)
-    expect(calls.slice(0, firstCommitted).every((committed) => !committed)).toBe(true)
-    expect(calls.slice(firstCommitted)).toEqual([true, true])
     expect(requestIds(handle)).toEqual(logs.map((log) => log.request_id))
     expect(storedTotals(handle)).toEqual(expectedTotals(logs))
+  })
+
+  it('holds the logs written while charges are queued until the ledger has committed them', async () => {
+    const handle = await database()
+    const ledger = fakeLedger()
+    const logWriter = writer(handle.db, handle, ledger, 'default')
+    const [held, later] = [sampleLogs(50, 'held'), sampleLogs(50, 'later')]
+    ledger.queued = true
+    for (const log of held) logWriter.write(log)
+    // A full transaction's worth, yet nothing is written ahead of its charges.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(requestIds(handle)).toEqual([])
+    expect(logWriter.pending).toBe(50)
+
+    // The ledger's own commit releases them, with no call from the writer.
+    ledger.commit()
+    await waitForRows(handle, held.length)
+    expect(requestIds(handle)).toEqual(held.map((log) => log.request_id))
+    expect(ledger.flushes).toBe(0)
+
+    // An explicit flush has the ledger commit now, asking again while it cannot.
+    ledger.queued = true
+    for (const log of later) logWriter.write(log)
+    ledger.refusals = 2
+    await logWriter.flush()
+    expect(ledger.flushes).toBe(3)
+    expect(logWriter.pending).toBe(0)
+    expect(requestIds(handle)).toEqual([...held, ...later].map((log) => log.request_id))
+    expect(storedTotals(handle)).toEqual(expectedTotals([...held, ...later]))
+    expect(errors).toEqual([])
+  })
+
+  it('keeps logs after a queued charge behind it, in the order they were written', async () => {
+    const handle = await database()
+    const ledger = fakeLedger()
+    const logWriter = writer(handle.db, handle, ledger)
+    const logs = sampleLogs(30, 'order')
+    for (const [index, log] of logs.entries()) {
+      ledger.queued = index === 10
+      logWriter.write(log)
+    }
+    ledger.commit()
+    await logWriter.flush()
+    expect(requestIds(handle)).toEqual(logs.map((log) => log.request_id))
   })
 
   it('replaces a write thread that stopped, and loses no log', async () => {
@@ -285,32 +354,23 @@ describe('LogWriter on SQLite', () => {
   it('on a SQLite file, flushes every 50 rows by itself, and again for the rows written meanwhile', async () => {
     const handle = await database()
     const [first, meanwhile, tail] = [sampleLogs(50, 'a'), sampleLogs(151, 'b'), sampleLogs(30, 'c')]
-    let ledgerCalls = 0
-    const logWriter = writer(
-      handle.db,
-      handle,
-      () => {
-        ledgerCalls += 1
-        // The second call is the hand-back after the first flush's transaction: the flush is
-        // still running, and these rows must wait for the next one.
-        if (ledgerCalls === 2) for (const log of meanwhile) logWriter.write(log)
-        return true
-      },
-      'default',
-    )
+    const logWriter = writer(handle.db, handle, undefined, 'default')
+    let batchesDone = 0
+    logWriter.onWriteDone(() => {
+      batchesDone += 1
+      // The first flush is still running: these rows must wait for the next one.
+      if (batchesDone === 1) for (const log of meanwhile) logWriter.write(log)
+    })
     for (const log of first.slice(0, 49)) logWriter.write(log)
     await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(ledgerCalls).toBe(0)
+    expect(batchesDone).toBe(0)
     logWriter.write(first[49]!)
     const stored = [...first, ...meanwhile].map((log) => log.request_id)
-    for (let waited = 0; requestIds(handle).length < stored.length && waited < 5_000; waited += 10) {
-      await new Promise((resolve) => setTimeout(resolve, 10))
-    }
+    await waitForRows(handle, stored.length)
     expect(requestIds(handle)).toEqual(stored)
     expect(errors).toEqual([])
-    // Two flushes, each asking the ledger before it starts and after each of its 50-row
-    // transactions: 1 + 1 for the first, 1 + 4 for the one that followed it.
-    expect(ledgerCalls).toBe(7)
+    // The first flush's one transaction, then 50 + 50 + 50 + 1 rows in the flush that followed.
+    expect(batchesDone).toBe(5)
     // Fewer rows than the threshold wait for the interval, or for an explicit flush.
     for (const log of tail) logWriter.write(log)
     await new Promise((resolve) => setTimeout(resolve, 50))

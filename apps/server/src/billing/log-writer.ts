@@ -4,6 +4,7 @@ import { insertLogsWithTotals } from '../db/repositories/log-totals.ts'
 import type { NewLog } from '../db/repositories/logs-repository.ts'
 import type { LogSchema } from '../db/schema.ts'
 import { SqliteWriteThread } from '../db/sqlite-write-thread.ts'
+import type { ChargeQueue, SharedWriter } from './ledger/ledger.ts'
 import { LOG_STATEMENTS, logBatch } from './sqlite-log-statements.ts'
 
 /** Rows per query-builder INSERT: 200 rows of 16 columns stay far below every bound-parameter limit. */
@@ -16,16 +17,41 @@ const ROWS_PER_INSERT = 200
 const ROWS_PER_SQLITE_TRANSACTION = 50
 /** Rows buffered before a flush starts, when the query builder stores them (PostgreSQL, MySQL). */
 const BUILDER_FLUSH_ROWS = 1000
-/** How soon a flush tries again when the ledger could not commit its charges yet. */
+/** How soon an explicit flush tries again when the ledger could not commit the logs' charges yet. */
 const CHARGES_RETRY_MS = 5
+
+export interface LogWriterOptions {
+  /**
+   * Rows buffered before a flush starts. By default one write-thread transaction on a SQLite
+   * file: the rows go while they are young, before the garbage collector has to move them to the
+   * old generation (buffering 1000 there cost measurably more GC under load); otherwise 1000.
+   */
+  maxBuffered?: number
+  /** How often what is buffered is flushed whatever its size. */
+  intervalMs?: number
+  /**
+   * The ledger whose charges the logs record: a log written while charges are queued is held
+   * until the ledger's next commit, so a log never precedes its charge.
+   */
+  charges?: ChargeQueue
+  /**
+   * The better-sqlite3 connection behind `db`, given only when the logs live in that very
+   * database: the rows of a database file are then written by a write thread (see
+   * sqlite-log-statements.ts) instead of the query builder.
+   */
+  sqlite?: SqliteDatabase.Database
+}
 
 /**
  * Consume logs are written in batches off the request path: one multi-row INSERT per few hundred
  * requests instead of one per request. The buffer is flushed on an interval, when it holds enough
  * rows, and on shutdown; a failed flush keeps its rows for the next attempt.
  */
-export class LogWriter {
+export class LogWriter implements SharedWriter {
+  /** Rows whose charges are committed, in the order they were written. */
   private buffer: NewLog[] = []
+  /** Rows written while the ledger had charges queued: they wait for its next commit. */
+  private awaitingCharges: NewLog[] = []
   private flushing: Promise<void> | undefined
   private readonly timer: NodeJS.Timeout
   /** Stores the rows when the logs live in a SQLite file; started on the first flush. */
@@ -34,33 +60,22 @@ export class LogWriter {
   private readonly threadDatabase: SqliteDatabase.Database | undefined
   /** Buffered rows that start a flush (the interval flushes fewer). */
   private readonly flushAt: number
+  private readonly charges: ChargeQueue | undefined
+  private readonly writeDoneListeners: Array<() => void> = []
 
   constructor(
     private readonly db: Kysely<LogSchema>,
     private readonly onError: (error: unknown) => void,
-    /**
-     * Rows buffered before a flush starts. By default one write-thread transaction on a SQLite
-     * file: the rows go while they are young, before the garbage collector has to move them to the
-     * old generation (buffering 1000 there cost measurably more GC under load); otherwise 1000.
-     */
-    maxBuffered?: number,
-    intervalMs = 500,
-    /**
-     * Runs before each flush: the ledger commits its queued settlements, so a log never precedes
-     * its charge. False when they could not be committed yet: the flush waits and tries again.
-     */
-    private readonly beforeFlush: () => boolean = () => true,
-    /**
-     * The better-sqlite3 connection behind `db`, given only when the logs live in that very
-     * database: the rows of a database file are then written by a write thread (see
-     * sqlite-log-statements.ts) instead of the query builder.
-     */
-    sqlite?: SqliteDatabase.Database,
+    options: LogWriterOptions = {},
   ) {
+    const { sqlite } = options
     // An in-memory database cannot be opened by a second connection: the builder writes its rows.
     this.threadDatabase = sqlite && !sqlite.memory ? sqlite : undefined
-    this.flushAt = maxBuffered ?? (this.threadDatabase ? ROWS_PER_SQLITE_TRANSACTION : BUILDER_FLUSH_ROWS)
-    this.timer = setInterval(() => void this.flush(), intervalMs)
+    this.flushAt =
+      options.maxBuffered ?? (this.threadDatabase ? ROWS_PER_SQLITE_TRANSACTION : BUILDER_FLUSH_ROWS)
+    this.charges = options.charges
+    this.charges?.onCommitted(() => this.releaseAwaitingRows())
+    this.timer = setInterval(() => void this.flush(), options.intervalMs ?? 500)
     this.timer.unref()
   }
 
@@ -69,52 +84,78 @@ export class LogWriter {
     return this.thread?.busy ?? false
   }
 
+  onWriteDone(listener: () => void): void {
+    this.writeDoneListeners.push(listener)
+  }
+
   write(log: NewLog): void {
+    // Behind rows that wait, so the order stays that of the writes.
+    if (this.awaitingCharges.length > 0 || this.charges?.hasQueuedCharges) {
+      this.awaitingCharges.push(log)
+      return
+    }
     this.buffer.push(log)
-    // While a flush runs, the rows wait for it: it starts the next one when it ends (see flush).
-    // A flush call per row would pile up one waiting call per request under load.
-    if (!this.flushing && this.buffer.length >= this.flushAt) void this.flush()
+    this.flushIfFull()
   }
 
   get pending(): number {
-    return this.buffer.length
+    return this.buffer.length + this.awaitingCharges.length
   }
 
-  /** Writes everything buffered so far; concurrent callers share one flush. */
+  /**
+   * Writes everything written so far, having the ledger commit the charges some of it waits for
+   * first; concurrent callers share one flush.
+   */
   async flush(): Promise<void> {
-    while (this.flushing) await this.flushing
-    if (this.buffer.length === 0) return
-    this.flushing = this.writeBuffered().then((written) => {
-      this.flushing = undefined
-      // Rows that came in meanwhile; after a failure they wait for the interval instead.
-      if (written && this.buffer.length >= this.flushAt) void this.flush()
-    })
-    await this.flushing
+    if (!(await this.awaitedChargesCommitted())) return
+    await this.writeBuffer()
   }
 
   async close(): Promise<void> {
     clearInterval(this.timer)
     await this.flush()
-    if (this.buffer.length > 0) await this.flush()
+    if (this.pending > 0) await this.flush()
     await this.thread?.close()
   }
 
-  /** True when every row buffered at the start was written. Never rejects. */
-  private async writeBuffered(): Promise<boolean> {
-    if (!(await this.chargesCommitted())) return false
+  /** The ledger committed: every row waiting for a charge has it stored now. */
+  private releaseAwaitingRows(): void {
+    if (this.awaitingCharges.length === 0) return
+    for (const log of this.awaitingCharges) this.buffer.push(log)
+    this.awaitingCharges = []
+    this.flushIfFull()
+  }
+
+  private flushIfFull(): void {
+    // While a flush runs, the rows wait for it: it starts the next one when it ends (see
+    // writeBuffer). A flush call per row would pile up one waiting call per request under load.
+    if (!this.flushing && this.buffer.length >= this.flushAt) void this.writeBuffer()
+  }
+
+  /** Writes the rows whose charges are committed; concurrent callers share one flush. */
+  private async writeBuffer(): Promise<void> {
+    while (this.flushing) await this.flushing
+    if (this.buffer.length === 0) return
     const rows = this.buffer
     this.buffer = []
-    return this.insert(rows)
+    this.flushing = this.insert(rows).then((written) => {
+      this.flushing = undefined
+      // Rows that came in meanwhile; after a failure they wait for the interval instead.
+      if (written) this.flushIfFull()
+    })
+    await this.flushing
   }
 
   /**
-   * Has the ledger commit the charges queued so far, waiting while it cannot yet. False if that
-   * failed: the logs wait for their charges (they stay buffered) rather than being written ahead
-   * of them, and a timer-started flush must not crash the process.
+   * Has the ledger commit the charges that rows wait for, waiting while it cannot yet. False if
+   * that failed: the rows keep waiting for their charges rather than being written ahead of
+   * them, and a timer-started flush must not crash the process.
    */
-  private async chargesCommitted(): Promise<boolean> {
+  private async awaitedChargesCommitted(): Promise<boolean> {
     try {
-      while (!this.beforeFlush()) await new Promise((resolve) => setTimeout(resolve, CHARGES_RETRY_MS))
+      while (this.awaitingCharges.length > 0 && !this.charges!.flushSettlements()) {
+        await new Promise((resolve) => setTimeout(resolve, CHARGES_RETRY_MS))
+      }
       return true
     } catch (error) {
       this.onError(error)
@@ -122,6 +163,7 @@ export class LogWriter {
     }
   }
 
+  /** True when every row given was written. Never rejects. */
   private async insert(rows: NewLog[]): Promise<boolean> {
     let written = 0
     try {
@@ -141,18 +183,6 @@ export class LogWriter {
     }
   }
 
-  /**
-   * After each write of the thread: the ledger's commits, which wait while it writes (see
-   * Ledger.shareWriteLockWith), go now. A refusal here is the ledger's and reaches its requests.
-   */
-  private handWriteLockBack(): void {
-    try {
-      this.beforeFlush()
-    } catch {
-      // The ledger has refused the batch's reservations with this error and keeps its settlements.
-    }
-  }
-
   /** Writes the rows from `start` on, as many as one transaction takes; returns how many. */
   private async insertChunk(rows: NewLog[], start: number): Promise<number> {
     if (this.threadDatabase) {
@@ -168,7 +198,8 @@ export class LogWriter {
         try {
           await this.thread.run(batch)
         } finally {
-          this.handWriteLockBack()
+          // The ledger's commits held back while the thread wrote go now.
+          for (const listener of this.writeDoneListeners) listener()
         }
         return chunk.length
       }

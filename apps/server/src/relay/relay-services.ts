@@ -38,11 +38,11 @@ export async function createRelayServices(
   const logWriter = new LogWriter(
     logDb,
     (error) => logger.error({ err: error }, 'writing consume logs failed; will retry'),
-    undefined,
-    undefined,
-    () => ledger.flushSettlements(),
-    // The SQLite write thread only when the logs are in the main database (no LOG_SQL_DSN).
-    (logDb as unknown) === db ? sqlite : undefined,
+    {
+      charges: ledger,
+      // The SQLite write thread only when the logs are in the main database (no LOG_SQL_DSN).
+      sqlite: (logDb as unknown) === db ? sqlite : undefined,
+    },
   )
   ledger.shareWriteLockWith(logWriter)
   const upstream = new UpstreamClient({ proxy: config.RELAY_PROXY, timeoutSeconds: config.RELAY_TIMEOUT })

@@ -144,7 +144,11 @@ describe.each(testDialects())('daily log totals on %s', (dialect) => {
     // Two batched writers flushing at once, as two nodes would, into the same days.
     const errors: unknown[] = []
     const writers = [1, 2].map(
-      () => new LogWriter(server.context.logDb, (error) => errors.push(error), 10_000, 60_000),
+      () =>
+        new LogWriter(server.context.logDb, (error) => errors.push(error), {
+          maxBuffered: 10_000,
+          intervalMs: 60_000,
+        }),
     )
     const batched = [randomLogs(next, 900, 'batched a'), randomLogs(next, 900, 'batched b')]
     batched.forEach((logs, index) => {

@@ -18,6 +18,21 @@ function reservationOf(result: ReserveResult): Reservation {
   return result.reservation
 }
 
+/** A stand-in for the log writer's side of the shared write lock. */
+function sharedWriter(writing: boolean) {
+  const listeners: Array<() => void> = []
+  return {
+    writing,
+    onWriteDone(listener: () => void) {
+      listeners.push(listener)
+    },
+    done() {
+      this.writing = false
+      for (const listener of listeners) listener()
+    },
+  }
+}
+
 describe('Ledger on SQLite: reservations committed in batches', () => {
   let directory: string
   let path: string
@@ -298,7 +313,7 @@ describe('Ledger on SQLite: reservations committed in batches', () => {
     // A writer on a connection of its own (as the log write thread has), holding the write lock
     // for 4 busy timeouts: a commit attempted meanwhile would sleep, then fail.
     const other = new SqliteDatabase(path)
-    const writer = { writing: true }
+    const writer = sharedWriter(true)
     ledger.shareWriteLockWith(writer)
     other.exec('begin immediate')
     try {
@@ -311,16 +326,52 @@ describe('Ledger on SQLite: reservations committed in batches', () => {
       await sleep(4 * BUSY_TIMEOUT_MS)
       expect(token(tokenId)).toMatchObject({ remain_quota: 1000 })
 
-      // Done writing, the writer hands the lock back, as the log writer does after each batch.
+      // Done writing, the writer says so, as the log writer does after each batch: the commit
+      // held back meanwhile is made at once.
       other.exec('commit')
-      writer.writing = false
-      expect(ledger.flushSettlements()).toBe(true)
-      expect((await reserved).ok).toBe(true)
+      writer.done()
       expect(token(tokenId)).toMatchObject({ remain_quota: 900, used_quota: 100 })
+      expect((await reserved).ok).toBe(true)
     } finally {
       if (other.inTransaction) other.exec('rollback')
       other.close()
     }
+  })
+
+  it('commits nothing when the shared writer is done and nothing was held back', async () => {
+    const userId = createUser(1000)
+    const tokenId = createToken(userId, 1000)
+    const channelId = createChannel()
+    const writer = sharedWriter(false)
+    ledger.shareWriteLockWith(writer)
+    const reservation = reservationOf(await ledger.reserve(tokenId, userId, 100))
+    await ledger.settle(reservation, 40, channelId)
+
+    // The settlement waits for its own batch (a timer), not for the writer's every batch.
+    writer.done()
+    expect(ledger.hasQueuedCharges).toBe(true)
+    expect(channelUsed(channelId)).toBe(0)
+    ledger.flushSettlements()
+    expect(ledger.hasQueuedCharges).toBe(false)
+    expect(channelUsed(channelId)).toBe(40)
+  })
+
+  it('tells its listeners after each commit, and says whether charges are still queued', async () => {
+    const userId = createUser(1000)
+    const tokenId = createToken(userId, 1000)
+    const seen: boolean[] = []
+    ledger.onCommitted(() => seen.push(ledger.hasQueuedCharges))
+    const [first, second] = (
+      await Promise.all([ledger.reserve(tokenId, userId, 100), ledger.reserve(tokenId, userId, 100)])
+    ).map(reservationOf)
+    expect(seen).toEqual([false])
+    expect(ledger.hasQueuedCharges).toBe(false)
+
+    await ledger.settle(first!, 30, 0)
+    await ledger.refund(second!)
+    // A refund commits at once, and the settlement queued before it goes in the same commit.
+    expect(seen).toEqual([false, false])
+    expect(user(userId)).toEqual({ quota: 970, used_quota: 30, request_count: 1 })
   })
 
   it("waits for the query builder's transaction instead of joining it", async () => {

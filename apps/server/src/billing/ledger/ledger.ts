@@ -37,12 +37,27 @@ export interface Reservation {
 export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; reason: 'token' | 'user' }
 
 /**
- * Another writer of the same SQLite database in this process (the log write thread). It calls
- * flushSettlements() each time it is done writing, which hands the write lock back to the ledger.
+ * Another writer of the same SQLite database in this process (the log write thread). The ledger
+ * commits nothing while it writes; what was held back meanwhile goes as soon as it is done.
  */
 export interface SharedWriter {
   /** True while it may hold the database's write lock. */
   readonly writing: boolean
+  /** Calls `listener` each time it is done writing. */
+  onWriteDone(listener: () => void): void
+}
+
+/**
+ * The ledger as a log writer sees it: a consume log is stored only once its charge is, so the
+ * logs never show a charge the balances do not.
+ */
+export interface ChargeQueue {
+  /** True while some settlement or refund is queued and not yet committed. */
+  readonly hasQueuedCharges: boolean
+  /** Calls `listener` after every successful commit (everything queued before it is stored). */
+  onCommitted(listener: () => void): void
+  /** Commits what is queued now; false when the commit has to wait (see Ledger.flushSettlements). */
+  flushSettlements(): boolean
 }
 
 interface QueuedReservation extends ReservationRequest {
@@ -56,13 +71,16 @@ interface QueuedReservation extends ReservationRequest {
  * under any concurrency, on one process or many sharing the database, a token or user can never go
  * below zero through reservations; settlement then moves the balance by (actual - reserved).
  */
-export class Ledger {
+export class Ledger implements ChargeQueue {
   private readonly prepared?: SqliteLedgerStatements
   private pendingReservations: QueuedReservation[] = []
   private pendingSettlements: Settlement[] = []
   private flushImmediate: NodeJS.Immediate | undefined
   private flushTimer: NodeJS.Timeout | undefined
   private otherWriter: SharedWriter | undefined
+  /** A commit was held back while the other writer wrote: it goes when that one is done. */
+  private heldBack = false
+  private readonly committedListeners: Array<() => void> = []
   /** Reservations in the last batch committed: tells a lone request from concurrent load. */
   private lastBatchSize = 0
 
@@ -110,12 +128,25 @@ export class Ledger {
   }
 
   /**
-   * Commits take turns with `writer`: none is attempted while it writes, and what is queued is
-   * committed when it calls flushSettlements() on being done. Otherwise a commit would find the
-   * write lock taken and put the event loop to sleep (SQLite's busy wait) until it is free.
+   * Commits take turns with `writer`: none is attempted while it writes, and one held back
+   * meanwhile is made as soon as it is done. Otherwise a commit would find the write lock taken
+   * and put the event loop to sleep (SQLite's busy wait) until it is free. When nothing was held
+   * back, its being done commits nothing: forcing a commit each time (as once) cut the batches
+   * short and cost the event loop about 3 µs a request under load.
    */
   shareWriteLockWith(writer: SharedWriter): void {
     this.otherWriter = writer
+    writer.onWriteDone(() => {
+      if (this.heldBack) this.flushInBackground()
+    })
+  }
+
+  get hasQueuedCharges(): boolean {
+    return this.pendingSettlements.length > 0
+  }
+
+  onCommitted(listener: () => void): void {
+    this.committedListeners.push(listener)
   }
 
   /** Resolves once the batch holding this reservation has committed; rejects if that batch failed. */
@@ -193,12 +224,11 @@ export class Ledger {
   }
 
   /**
-   * Commits everything queued on SQLite, reservations and settlements, in one transaction. The log
-   * writer calls it before writing consume logs, so a log never precedes its charge. False when
-   * the commit has to wait (the query builder holds the connection in a transaction, or the other
-   * writer is writing): it is then scheduled. Throws if the commit failed: nothing of the batch
-   * was applied, its reservations are refused with that error and its settlements stay queued
-   * for the next attempt.
+   * Commits everything queued on SQLite, reservations and settlements, in one transaction, now
+   * rather than when its batch is due. False when the commit has to wait (the query builder holds
+   * the connection in a transaction, or the other writer is writing): it is then made as soon as
+   * it can be. Throws if the commit failed: nothing of the batch was applied, its reservations are
+   * refused with that error and its settlements stay queued for the next attempt.
    */
   flushSettlements(): boolean {
     return this.flush(false)
@@ -226,8 +256,12 @@ export class Ledger {
       this.flushTimer = setTimeout(() => this.flushInBackground(), BUSY_CONNECTION_RETRY_MS)
       return false
     }
-    // The other writer calls flushSettlements() once it is done: what is queued waits for it.
-    if (!evenWhileOtherWrites && this.otherWriter?.writing) return false
+    // What is queued waits for the other writer to be done (see shareWriteLockWith).
+    if (!evenWhileOtherWrites && this.otherWriter?.writing) {
+      this.heldBack = true
+      return false
+    }
+    this.heldBack = false
     const reservations = this.pendingReservations
     const settlements = this.pendingSettlements
     this.pendingReservations = []
@@ -246,6 +280,7 @@ export class Ledger {
     }
     this.lastBatchSize = reservations.length
     for (const [index, reservation] of reservations.entries()) reservation.resolve(outcomes[index])
+    for (const listener of this.committedListeners) listener()
     return true
   }
 

@@ -1,3 +1,5 @@
+// First: V8's settings apply to what is allocated after them.
+import './platform/v8-flags.ts'
 import { config as loadDotenv } from 'dotenv'
 import pino from 'pino'
 import { buildApp } from './app.ts'

@@ -11,7 +11,7 @@ import type { NewLog } from '../db/repositories/logs-repository.ts'
 import type { LogSchema } from '../db/schema.ts'
 import type { SqliteWriteThread } from '../db/sqlite-write-thread.ts'
 import type { ChargeQueue } from './ledger/ledger.ts'
-import { LogWriter } from './log-writer.ts'
+import { LogWriter, ROWS_PER_SQLITE_TRANSACTION } from './log-writer.ts'
 
 const FIRST_DAY = dayOf(1_700_000_000) * SECONDS_PER_DAY
 
@@ -292,13 +292,14 @@ describe('LogWriter on SQLite', () => {
     const handle = await database()
     const ledger = fakeLedger()
     const logWriter = writer(handle.db, handle, ledger, 'default')
-    const [held, later] = [sampleLogs(50, 'held'), sampleLogs(50, 'later')]
+    const size = ROWS_PER_SQLITE_TRANSACTION
+    const [held, later] = [sampleLogs(size, 'held'), sampleLogs(size, 'later')]
     ledger.queued = true
     for (const log of held) logWriter.write(log)
     // A full transaction's worth, yet nothing is written ahead of its charges.
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(requestIds(handle)).toEqual([])
-    expect(logWriter.pending).toBe(50)
+    expect(logWriter.pending).toBe(size)
 
     // The ledger's own commit releases them, with no call from the writer.
     ledger.commit()
@@ -351,9 +352,14 @@ describe('LogWriter on SQLite', () => {
     expect(storedTotals(handle)).toEqual(expectedTotals([...first, ...second]))
   })
 
-  it('on a SQLite file, flushes every 50 rows by itself, and again for the rows written meanwhile', async () => {
+  it('on a SQLite file, flushes a full transaction of rows by itself, and again for the rows written meanwhile', async () => {
     const handle = await database()
-    const [first, meanwhile, tail] = [sampleLogs(50, 'a'), sampleLogs(151, 'b'), sampleLogs(30, 'c')]
+    const size = ROWS_PER_SQLITE_TRANSACTION
+    const [first, meanwhile, tail] = [
+      sampleLogs(size, 'a'),
+      sampleLogs(3 * size + 1, 'b'),
+      sampleLogs(30, 'c'),
+    ]
     const logWriter = writer(handle.db, handle, undefined, 'default')
     let batchesDone = 0
     logWriter.onWriteDone(() => {
@@ -361,17 +367,17 @@ describe('LogWriter on SQLite', () => {
       // The first flush is still running: these rows must wait for the next one.
       if (batchesDone === 1) for (const log of meanwhile) logWriter.write(log)
     })
-    for (const log of first.slice(0, 49)) logWriter.write(log)
+    for (const log of first.slice(0, size - 1)) logWriter.write(log)
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(batchesDone).toBe(0)
-    logWriter.write(first[49]!)
+    logWriter.write(first[size - 1]!)
     const stored = [...first, ...meanwhile].map((log) => log.request_id)
     await waitForRows(handle, stored.length)
     expect(requestIds(handle)).toEqual(stored)
     expect(errors).toEqual([])
-    // The first flush's one transaction, then 50 + 50 + 50 + 1 rows in the flush that followed.
+    // The first flush's one transaction, then three full ones and one of a single row.
     expect(batchesDone).toBe(5)
-    // Fewer rows than the threshold wait for the interval, or for an explicit flush.
+    // Fewer rows than a transaction's worth wait for the interval, or for an explicit flush.
     for (const log of tail) logWriter.write(log)
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(requestIds(handle)).toHaveLength(stored.length)

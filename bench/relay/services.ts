@@ -16,8 +16,9 @@ const ROOT_PASSWORD = 'bench-root-password'
  * benchmark) decide early to allocate some of the relay's short-lived objects in the old generation,
  * and from then on spend 13-15 % of their CPU in young-generation collections (perf:
  * Scavenger::ScavengeObject) and relay 15,000-22,600 streams/s; the others spend 2 % and relay
- * 22,400-28,500. The gateway's rate is the same with or without the flag (measured in alternating
- * runs), so it runs as in production, without it.
+ * 22,400-28,500. The gateway has the same two speeds (measured later, per thread: about half of its
+ * processes slow), so it turns pretenuring off itself, as it does in production
+ * (apps/server/src/platform/v8-flags.ts); both therefore run with the same V8 setting.
  */
 export const REFERENCE_NODE_ARGUMENTS = ['--no-allocation-site-pretenuring']
 

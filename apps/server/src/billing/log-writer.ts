@@ -11,7 +11,7 @@ import { LOG_STATEMENTS, logBatch } from './sqlite-log-statements.ts'
 const ROWS_PER_INSERT = 200
 /**
  * Rows per transaction of the SQLite write thread. Each commit writes the last page of the table
- * and of each of its nine indexes whatever the row count, so larger transactions cost the thread
+ * and of each of its eight indexes whatever the row count, so larger transactions cost the thread
  * less per row: 5.3 µs of CPU at 200 rows against 7.1 at 50 (measured alone; 5.1 at 1000). The
  * relay's reservations wait while the thread writes, about 1.2 ms for 200 rows: at one connection
  * that moved the gateway's added latency p99 from about 0.8 to 1.4 ms (target 3), while at 50

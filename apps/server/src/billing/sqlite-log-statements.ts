@@ -4,25 +4,36 @@ import type { NewLog } from '../db/repositories/logs-repository.ts'
 import type { StatementRun } from '../db/sqlite-write-thread.ts'
 
 /**
- * The batched consume-log write on SQLite: one single-row INSERT per log plus one upsert per day
- * of totals, in one transaction, run by a write thread with its own connection (see LogWriter).
- * Storing a log touches the table and its eight indexes; on the event loop that was the largest
- * cost of a relayed request after the socket writes. (Building and compiling multi-row INSERTs
- * through the query builder cost more CPU still.)
+ * The batched consume-log write on SQLite: the logs as multi-row INSERTs of ROWS_PER_STATEMENT rows
+ * (the rest one row each) plus one upsert per day of totals, in one transaction, run by a write
+ * thread with its own connection (see LogWriter). Storing a log touches the table and its eight
+ * indexes; on the event loop that was the largest cost of a relayed request after the socket
+ * writes. (Building and compiling multi-row INSERTs through the query builder cost more CPU still;
+ * prepared once, they cost less.)
  */
 
 /** Every column a log is written with: the table's columns but the generated id. */
 const COLUMNS = logsTable.columns.map((column) => column.name).filter((name) => name !== 'id')
+/**
+ * Rows per multi-row INSERT. On the write thread, 200 rows a transaction cost 5.0 µs a row as
+ * single-row INSERTs and 3.8 as two 100-row ones (4.1 at 50 rows a statement, 3.9 at 200; measured
+ * alone): one statement step, one bind call and one AUTOINCREMENT bookkeeping for many rows. 1,600
+ * parameters, far below SQLite's limit of 32,766.
+ */
+const ROWS_PER_STATEMENT = 100
 const INSERT_LOG = 0
 const ADD_TOTALS = 1
+const INSERT_LOGS = 2
+const ROW_PLACEHOLDERS = `(${COLUMNS.map(() => '?').join(', ')})`
+const INSERT_INTO_LOGS = `insert into logs (${COLUMNS.map((name) => `"${name}"`).join(', ')}) values`
 /** The statements a log write thread is started with (see logBatch). */
 export const LOG_STATEMENTS = [
-  `insert into logs (${COLUMNS.map((name) => `"${name}"`).join(', ')})
-   values (${COLUMNS.map(() => '?').join(', ')})`,
+  `${INSERT_INTO_LOGS} ${ROW_PLACEHOLDERS}`,
   `insert into log_daily_totals (day, quota, tokens, request_count) values (?, ?, ?, ?)
    on conflict (day) do update set quota = log_daily_totals.quota + excluded.quota,
      tokens = log_daily_totals.tokens + excluded.tokens,
      request_count = log_daily_totals.request_count + excluded.request_count`,
+  `${INSERT_INTO_LOGS} ${Array.from({ length: ROWS_PER_STATEMENT }, () => ROW_PLACEHOLDERS).join(', ')}`,
 ]
 
 /**
@@ -32,10 +43,15 @@ export const LOG_STATEMENTS = [
  */
 export function logBatch(logs: readonly NewLog[]): StatementRun[] | undefined {
   const batch: StatementRun[] = []
-  for (const log of logs) {
-    const row = columnValues(log)
-    if (!row) return undefined
-    batch.push([INSERT_LOG, row])
+  const inWholeStatements = logs.length - (logs.length % ROWS_PER_STATEMENT)
+  for (let start = 0; start < logs.length; ) {
+    const rows = start < inWholeStatements ? ROWS_PER_STATEMENT : 1
+    const values: unknown[] = []
+    for (let index = start; index < start + rows; index++) {
+      if (!pushColumnValues(logs[index]!, values)) return undefined
+    }
+    batch.push([rows === 1 ? INSERT_LOG : INSERT_LOGS, values])
+    start += rows
   }
   for (const day of totalsByDay(logs)) {
     batch.push([ADD_TOTALS, [day.day, day.quota, day.tokens, day.request_count]])
@@ -43,18 +59,20 @@ export function logBatch(logs: readonly NewLog[]): StatementRun[] | undefined {
   return batch
 }
 
-/** The values in COLUMNS order, bound as the query builder binds them; undefined when it would not. */
-function columnValues(log: NewLog): unknown[] | undefined {
-  if (log.id !== undefined) return undefined
+/**
+ * Appends the log's values in COLUMNS order, bound as the query builder binds them; false when it
+ * would not.
+ */
+function pushColumnValues(log: NewLog, values: unknown[]): boolean {
+  if (log.id !== undefined) return false
   const fields = log as unknown as Record<string, unknown>
   // Filled by push, not preallocated: a preallocated array is "holey", and V8 clones a holey
   // array for the thread property by property, about twice as slow (measured 1.1 vs 0.6 µs a row).
-  const values: unknown[] = []
   for (const column of COLUMNS) {
     const value = fields[column]
-    if (value === undefined) return undefined
+    if (value === undefined) return false
     // better-sqlite3 cannot bind booleans; the builder's SqliteBooleanPlugin turns them into 1/0.
     values.push(typeof value === 'boolean' ? (value ? 1 : 0) : value)
   }
-  return values
+  return true
 }

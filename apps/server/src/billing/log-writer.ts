@@ -12,11 +12,12 @@ const ROWS_PER_INSERT = 200
 /**
  * Rows per transaction of the SQLite write thread. Each commit writes the last page of the table
  * and of each of its eight indexes whatever the row count, so larger transactions cost the thread
- * less per row: 5.3 µs of CPU at 200 rows against 7.1 at 50 (measured alone; 5.1 at 1000). The
- * relay's reservations wait while the thread writes, about 1.2 ms for 200 rows: at one connection
- * that moved the gateway's added latency p99 from about 0.8 to 1.4 ms (target 3), while at 50
- * connections the thread's share of the two cores, which the event loop, the mock and the load
- * generator also need, fell by a quarter. Fewer than 50 were slower still (more commits).
+ * less per row: with one INSERT a row, 5.3 µs of CPU at 200 rows against 7.1 at 50 (measured
+ * alone; 5.1 at 1000); the 100-row INSERTs of sqlite-log-statements.ts then brought 200 rows to
+ * 3.8. The relay's reservations wait while the thread writes, under a millisecond for 200 rows: at
+ * one connection the gateway's added latency p99 went from about 0.8 to 1.0-1.4 ms (target 3),
+ * while at 50 connections the thread's share of the two cores, which the event loop, the mock and
+ * the load generator also need, fell by a quarter. Fewer than 50 were slower still (more commits).
  */
 export const ROWS_PER_SQLITE_TRANSACTION = 200
 /** Rows buffered before a flush starts, when the query builder stores them (PostgreSQL, MySQL). */

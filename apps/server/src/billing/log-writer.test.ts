@@ -371,18 +371,48 @@ describe('LogWriter on SQLite', () => {
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(batchesDone).toBe(0)
     logWriter.write(first[size - 1]!)
-    const stored = [...first, ...meanwhile].map((log) => log.request_id)
+    // The first flush's one transaction, then three full ones; the row over them waits.
+    const stored = [...first, ...meanwhile.slice(0, 3 * size)].map((log) => log.request_id)
     await waitForRows(handle, stored.length)
+    await new Promise((resolve) => setTimeout(resolve, 50))
     expect(requestIds(handle)).toEqual(stored)
     expect(errors).toEqual([])
-    // The first flush's one transaction, then three full ones and one of a single row.
-    expect(batchesDone).toBe(5)
+    expect(batchesDone).toBe(4)
+    expect(logWriter.pending).toBe(1)
     // Fewer rows than a transaction's worth wait for the interval, or for an explicit flush.
     for (const log of tail) logWriter.write(log)
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(requestIds(handle)).toHaveLength(stored.length)
     await logWriter.flush()
-    expect(requestIds(handle)).toEqual([...stored, ...tail.map((log) => log.request_id)])
+    expect(batchesDone).toBe(5)
+    expect(requestIds(handle)).toEqual([...first, ...meanwhile, ...tail].map((log) => log.request_id))
+  })
+
+  it('writes only whole transactions when a ledger commit overfills the buffer, keeping the rest', async () => {
+    const handle = await database()
+    const ledger = fakeLedger()
+    const logWriter = writer(handle.db, handle, ledger, 'default')
+    const size = ROWS_PER_SQLITE_TRANSACTION
+    const logs = sampleLogs(size + 7, 'over')
+    let batchesDone = 0
+    logWriter.onWriteDone(() => {
+      batchesDone += 1
+    })
+    ledger.queued = true
+    for (const log of logs) logWriter.write(log)
+    // The commit releases a transaction's worth and seven more at once.
+    ledger.commit()
+    await waitForRows(handle, size)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(requestIds(handle)).toEqual(logs.slice(0, size).map((log) => log.request_id))
+    expect(batchesDone).toBe(1)
+    expect(logWriter.pending).toBe(7)
+    await logWriter.flush()
+    expect(batchesDone).toBe(2)
+    expect(logWriter.pending).toBe(0)
+    expect(requestIds(handle)).toEqual(logs.map((log) => log.request_id))
+    expect(storedTotals(handle)).toEqual(expectedTotals(logs))
+    expect(errors).toEqual([])
   })
 
   it('writes everything still buffered on close', async () => {

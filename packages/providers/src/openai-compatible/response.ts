@@ -5,7 +5,7 @@
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
 import { objectEnd, objectsHeldBy } from '../shared/json-scan.ts'
 import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
-import { hasTokens, normaliseUsage, type Usage } from '../shared/usage.ts'
+import { hasTokens, NOT_SCANNED, normaliseUsage, scanUsage, type Usage } from '../shared/usage.ts'
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -81,6 +81,8 @@ function scannedUsage(body: Buffer): Usage | undefined {
   // The last usage wins, as in JSON.parse.
   const usageStart = usageObjects!.at(-1)
   if (errorObjects!.length > 0 || usageStart === undefined) return undefined
+  const scanned = scanUsage(body, usageStart, body.length)
+  if (scanned !== NOT_SCANNED) return hasTokens(scanned) ? scanned : undefined
   const usageEnd = objectEnd(body, usageStart, body.length)
   if (usageEnd === -1) return undefined
   try {

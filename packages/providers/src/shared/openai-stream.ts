@@ -15,7 +15,7 @@ import {
 } from './json-scan.ts'
 import { type SseEvent, SseParser } from './sse.ts'
 import { mapUpstreamError } from './upstream-error.ts'
-import { normaliseUsage, type Usage } from './usage.ts'
+import { NOT_SCANNED, normaliseUsage, scanUsage, type Usage } from './usage.ts'
 
 export interface OpenAiStreamOptions {
   readonly mode: 'chat' | 'completions'
@@ -231,15 +231,16 @@ class OpenAiStreamTransformer implements StreamTransformer {
 
   /** Reads only the usage object; the event is forwarded unless it is the usage-only chunk we asked for. */
   private recordUsage(chunk: Buffer, usageAt: number, end: number, choices: ChoicesShape): boolean {
-    const usageEnd = objectEnd(chunk, usageAt, end)
-    let raw: unknown
-    try {
-      if (usageEnd === -1) throw new SyntaxError('the usage object is cut off')
-      raw = JSON.parse(chunk.toString('utf8', usageAt, usageEnd))
-    } catch {
-      return true // unparsable chunks are forwarded as they are, like one-api does
+    let usage = scanUsage(chunk, usageAt, end)
+    if (usage === NOT_SCANNED) {
+      const usageEnd = objectEnd(chunk, usageAt, end)
+      try {
+        if (usageEnd === -1) throw new SyntaxError('the usage object is cut off')
+        usage = normaliseUsage(JSON.parse(chunk.toString('utf8', usageAt, usageEnd)))
+      } catch {
+        return true // unparsable chunks are forwarded as they are, like one-api does
+      }
     }
-    const usage = normaliseUsage(raw)
     if (usage) this.usage = usage
     const usageOnly = usage !== undefined && choices !== 'items'
     return !(usageOnly && this.options.dropUsageChunk)

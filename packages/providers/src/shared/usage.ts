@@ -1,3 +1,5 @@
+import { isJsonWhitespace } from './json-scan.ts'
+
 /**
  * Normalised token usage. OpenAI reports `prompt_tokens`/`completion_tokens` on chat, completions
  * and embeddings, and `input_tokens`/`output_tokens` on images (gpt-image-1), audio transcription
@@ -45,3 +47,116 @@ export function normaliseUsage(raw: unknown): Usage | undefined {
 /** True when the usage carries a count worth billing from (one-api treats total 0 as "no usage"). */
 export const hasTokens = (usage: Usage | undefined): usage is Usage =>
   usage !== undefined && (usage.totalTokens > 0 || usage.promptTokens > 0 || usage.completionTokens > 0)
+
+/** scanUsage's answer for a usage object it does not read itself: the caller parses it. */
+export const NOT_SCANNED = Symbol('usage not scanned')
+
+const TOP_LEVEL_KEYS = [
+  'prompt_tokens',
+  'completion_tokens',
+  'total_tokens',
+  'input_tokens',
+  'output_tokens',
+  'prompt_tokens_details',
+  'completion_tokens_details',
+  'input_tokens_details',
+  'output_tokens_details',
+]
+const DETAIL_KEYS = ['cached_tokens', 'reasoning_tokens']
+const asBytes = (keys: string[]) => keys.map((key) => Buffer.from(key, 'latin1'))
+const TOP_LEVEL_KEY_BYTES = asBytes(TOP_LEVEL_KEYS)
+const DETAIL_KEY_BYTES = asBytes(DETAIL_KEYS)
+
+/** Index of the key among `candidates` whose bytes are `buffer[start, end)`, or -1. */
+function keyIndex(buffer: Buffer, start: number, end: number, candidates: Buffer[]): number {
+  const length = end - start
+  for (let which = 0; which < candidates.length; which++) {
+    const candidate = candidates[which]!
+    if (candidate.length !== length) continue
+    let index = 0
+    while (index < length && buffer[start + index] === candidate[index]) index += 1
+    if (index === length) return which
+  }
+  return -1
+}
+
+/**
+ * Reads, in place, a JSON object made only of non-negative integers, nulls and (at `nested`
+ * levels below it) objects of those: the shape of every usage object OpenAI-compatible
+ * upstreams send. Keeps the values of the keys normaliseUsage reads. NOT_SCANNED for anything
+ * else (a string, an array, a fraction, an escaped key, a cut-off object).
+ */
+function scanCounts(
+  buffer: Buffer,
+  open: number,
+  end: number,
+  keys: Buffer[],
+  nested: number,
+  into: Record<string, unknown>,
+): number | typeof NOT_SCANNED {
+  let position = open + 1
+  while (isJsonWhitespace(buffer[position])) position += 1
+  if (buffer[position] === 0x7d) return position + 1
+  while (position < end) {
+    if (buffer[position] !== 0x22) return NOT_SCANNED
+    const keyStart = position + 1
+    let keyEnd = keyStart
+    while (keyEnd < end && buffer[keyEnd] !== 0x22 && buffer[keyEnd] !== 0x5c) keyEnd += 1
+    if (buffer[keyEnd] !== 0x22) return NOT_SCANNED
+    const which = keyIndex(buffer, keyStart, keyEnd, keys)
+    position = keyEnd + 1
+    while (isJsonWhitespace(buffer[position])) position += 1
+    if (buffer[position] !== 0x3a) return NOT_SCANNED
+    position += 1
+    while (isJsonWhitespace(buffer[position])) position += 1
+    const first = buffer[position]
+    let value: unknown
+    if (first !== undefined && first >= 0x30 && first <= 0x39) {
+      let number = 0
+      while (position < end && buffer[position]! >= 0x30 && buffer[position]! <= 0x39) {
+        number = number * 10 + buffer[position]! - 0x30
+        position += 1
+      }
+      value = number
+    } else if (
+      first === 0x6e &&
+      buffer[position + 1] === 0x75 &&
+      buffer[position + 2] === 0x6c &&
+      buffer[position + 3] === 0x6c
+    ) {
+      position += 4
+      value = null
+    } else if (first === 0x7b && nested > 0) {
+      const inner: Record<string, unknown> = {}
+      const innerEnd = scanCounts(buffer, position, end, DETAIL_KEY_BYTES, nested - 1, inner)
+      if (innerEnd === NOT_SCANNED) return NOT_SCANNED
+      position = innerEnd
+      value = inner
+    } else {
+      return NOT_SCANNED
+    }
+    // The last of a repeated key wins, as in JSON.parse.
+    if (which !== -1) into[(keys === DETAIL_KEY_BYTES ? DETAIL_KEYS : TOP_LEVEL_KEYS)[which]!] = value
+    while (isJsonWhitespace(buffer[position])) position += 1
+    const separator = buffer[position]
+    if (separator === 0x7d) return position + 1
+    if (separator !== 0x2c) return NOT_SCANNED // a fraction or exponent ends up here too
+    position += 1
+    while (isJsonWhitespace(buffer[position])) position += 1
+  }
+  return NOT_SCANNED
+}
+
+/**
+ * The usage object opening at `buffer[open]` (its `{`), read without JSON.parse: the same
+ * answer as `normaliseUsage(JSON.parse(<the object>))`, for the usual shape of usage objects,
+ * at a fraction of the cost. NOT_SCANNED when the object has another shape or does not close
+ * before `end`: the caller parses it then.
+ */
+export function scanUsage(buffer: Buffer, open: number, end: number): Usage | undefined | typeof NOT_SCANNED {
+  const raw: Record<string, unknown> = {}
+  if (buffer[open] !== 0x7b) return NOT_SCANNED
+  return scanCounts(buffer, open, end, TOP_LEVEL_KEY_BYTES, 1, raw) === NOT_SCANNED
+    ? NOT_SCANNED
+    : normaliseUsage(raw)
+}

@@ -107,7 +107,9 @@ export interface ParsedResponse {
 export interface StreamTransformer {
   /**
    * Feed one upstream chunk; returns what to write to the client now (empty when nothing): text,
-   * or the chunk's own bytes when they pass through unchanged.
+   * or the chunk's own bytes. The transformer owns the chunk from then on: it may rewrite it in
+   * place (the events it keeps moved up over those it drops) and hand back part of it, so a caller
+   * must not reuse the chunk's memory.
    */
   push(chunk: Buffer): string | Buffer
   /** Call at upstream end (or abort); returns the final text to write (the closing `[DONE]`). */

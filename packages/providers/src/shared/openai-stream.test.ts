@@ -161,6 +161,24 @@ describe('OpenAI stream transformer, whole-event fast path', () => {
     expect(transformer.completionText).toBe('ab')
   })
 
+  it('drops events from the middle of a chunk in place, keeping the text of the events after them', () => {
+    const transformer = createOpenAiStreamTransformer({ mode: 'chat', dropUsageChunk: true })
+    const blank = 'data:  \n\n'
+    const input = Buffer.from(
+      chunk({ content: 'a' }) + usageChunk + chunk({ content: 'b' }) + blank + chunk({ content: 'c' }),
+    )
+    const output = transformer.push(input) as Buffer
+    expect(output.toString()).toBe(
+      chunk({ content: 'a' }) + chunk({ content: 'b' }) + chunk({ content: 'c' }),
+    )
+    // The output is the front of the chunk itself, not a copy.
+    expect(output.buffer).toBe(input.buffer)
+    expect(output.byteOffset).toBe(input.byteOffset)
+    expect(transformer.finish()).toBe('data: [DONE]\n\n')
+    expect(transformer.completionText).toBe('abc')
+    expect(transformer.usage).toMatchObject({ promptTokens: 5, completionTokens: 2, totalTokens: 7 })
+  })
+
   it('leaves CRLF streams and split events to the line parser', () => {
     const transformer = createOpenAiStreamTransformer({ mode: 'chat', dropUsageChunk: false })
     const event = chunk({ content: 'a' })

@@ -164,9 +164,10 @@ class OpenAiStreamTransformer implements StreamTransformer {
    * The fast path for the usual shape of OpenAI-compatible streams: a chunk made only of whole
    * `data: <payload>\n\n` events (no CR, no other fields). The chunk is searched once, as a
    * latin1 string (one character per byte, so positions are byte offsets), for the few markers
-   * that make an event need a closer look; every other event is judged without reading it. The
-   * chunk's own bytes go to the client when every event is forwarded. Undefined for any other
-   * chunk (the line parser takes it).
+   * that make an event need a closer look; every other event is judged without reading it. What
+   * goes to the client is the chunk's own bytes: all of them when every event is forwarded, else
+   * the front of the chunk, where the forwarded events were moved. Undefined for any other chunk
+   * (the line parser takes it).
    */
   private pushWholeEvents(chunk: Buffer): Buffer | undefined {
     const text = chunk.toString('latin1')
@@ -181,7 +182,10 @@ class OpenAiStreamTransformer implements StreamTransformer {
       position = lineEnd + 2
     }
     const markers = findMarkers(text, this.options.mode === 'chat')
-    let forwarded: Buffer[] | undefined
+    // Forwarded events are moved up over dropped ones inside the chunk itself (each event is judged
+    // before anything is moved over it), so dropping the usage chunk costs no new buffer: it cost
+    // 1.7 kB of garbage and 0.3-0.5 us a stream (StreamTransformer.push owns the chunk).
+    let kept = 0
     for (let index = 0; index < bounds.length; index += 2) {
       const eventStart = bounds[index]!
       const eventEnd = bounds[index + 1]!
@@ -193,11 +197,12 @@ class OpenAiStreamTransformer implements StreamTransformer {
       const forward =
         !this.doneSent &&
         (done ? this.markDone() : this.judgeEvent(chunk, text, payloadStart, payloadEnd, markers))
-      if (forward && !done) this.hold(chunk, eventStart, eventEnd)
-      if (!forward && !forwarded) forwarded = [chunk.subarray(0, eventStart)]
-      else if (forward && forwarded) forwarded.push(chunk.subarray(eventStart, eventEnd))
+      if (!forward) continue
+      if (kept !== eventStart) chunk.copyWithin(kept, eventStart, eventEnd)
+      if (!done) this.hold(chunk, kept, kept + eventEnd - eventStart)
+      kept += eventEnd - eventStart
     }
-    return forwarded ? Buffer.concat(forwarded) : chunk
+    return kept === chunk.length ? chunk : chunk.subarray(0, kept)
   }
 
   private markDone(): boolean {

@@ -11,7 +11,7 @@ import type { NewLog } from '../db/repositories/logs-repository.ts'
 import type { LogSchema } from '../db/schema.ts'
 import type { SqliteWriteThread } from '../db/sqlite-write-thread.ts'
 import type { ChargeQueue } from './ledger/ledger.ts'
-import { LogWriter, ROWS_PER_SQLITE_TRANSACTION } from './log-writer.ts'
+import { LogWriter, ROWS_PER_QUIET_SQLITE_TRANSACTION, ROWS_PER_SQLITE_TRANSACTION } from './log-writer.ts'
 
 const FIRST_DAY = dayOf(1_700_000_000) * SECONDS_PER_DAY
 
@@ -51,6 +51,7 @@ function fakeLedger() {
     queued: false,
     refusals: 0,
     flushes: 0,
+    underConcurrentLoad: true,
     get hasQueuedCharges() {
       return ledger.queued
     },
@@ -412,6 +413,34 @@ describe('LogWriter on SQLite', () => {
     expect(logWriter.pending).toBe(0)
     expect(requestIds(handle)).toEqual(logs.map((log) => log.request_id))
     expect(storedTotals(handle)).toEqual(expectedTotals(logs))
+    expect(errors).toEqual([])
+  })
+
+  it('writes smaller transactions while requests come one at a time, and full ones under load', async () => {
+    const handle = await database()
+    const ledger = fakeLedger()
+    const logWriter = writer(handle.db, handle, ledger, 'default')
+    const quiet = ROWS_PER_QUIET_SQLITE_TRANSACTION
+    const batches: number[] = []
+    logWriter.onWriteDone(() => batches.push(requestIds(handle).length))
+    ledger.underConcurrentLoad = false
+    const [first, second] = [
+      sampleLogs(quiet * 2 + 3, 'quiet'),
+      sampleLogs(ROWS_PER_SQLITE_TRANSACTION, 'load'),
+    ]
+    for (const log of first) logWriter.write(log)
+    await waitForRows(handle, quiet * 2)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    // A transaction per quiet batch; the three over them wait.
+    expect(batches).toEqual([quiet, quiet * 2])
+    expect(logWriter.pending).toBe(3)
+    ledger.underConcurrentLoad = true
+    for (const log of second.slice(0, quiet)) logWriter.write(log)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(batches).toHaveLength(2)
+    for (const log of second.slice(quiet)) logWriter.write(log)
+    await waitForRows(handle, first.length - 3 + ROWS_PER_SQLITE_TRANSACTION)
+    expect(requestIds(handle)).toEqual([...first, ...second].slice(0, -3).map((log) => log.request_id))
     expect(errors).toEqual([])
   })
 

@@ -10,16 +10,24 @@ import { LOG_STATEMENTS, logBatch } from './sqlite-log-statements.ts'
 /** Rows per query-builder INSERT: 200 rows of 16 columns stay far below every bound-parameter limit. */
 const ROWS_PER_INSERT = 200
 /**
- * Rows per transaction of the SQLite write thread. Each commit writes the last page of the table
- * and of each of its eight indexes whatever the row count, so larger transactions cost the thread
- * less per row: with one INSERT a row, 5.3 µs of CPU at 200 rows against 7.1 at 50 (measured
- * alone; 5.1 at 1000); the 100-row INSERTs of sqlite-log-statements.ts then brought 200 rows to
- * 3.8. The relay's reservations wait while the thread writes, under a millisecond for 200 rows: at
- * one connection the gateway's added latency p99 went from about 0.8 to 1.0-1.4 ms (target 3),
- * while at 50 connections the thread's share of the two cores, which the event loop, the mock and
- * the load generator also need, fell by a quarter. Fewer than 50 were slower still (more commits).
+ * Rows per transaction of the SQLite write thread under concurrent load. Each commit writes the
+ * last page of the table and of each of its eight indexes whatever the row count, so larger
+ * transactions cost the thread less per row: with one INSERT a row, 5.3 µs of CPU at 200 rows
+ * against 7.1 at 50 (measured alone; 5.1 at 1000); the 100-row INSERTs of sqlite-log-statements.ts
+ * then brought 200 rows to 3.8. At 50 connections the thread's share of the two cores, which the
+ * event loop, the mock and the load generator also need, fell by a quarter. 400 rows gained
+ * nothing more. The relay's reservations wait while the thread writes (1.4 ms for 200 rows under
+ * load, on a slow day of this machine), hence the smaller transactions below when there is no
+ * concurrent load to amortise commits over.
  */
 export const ROWS_PER_SQLITE_TRANSACTION = 200
+/**
+ * Rows per write-thread transaction while requests come one at a time (the ledger's last commit
+ * carried fewer than a few reservations): throughput is not at stake then, and a request that
+ * meets a commit waits for a quarter as long. With 200-row commits at one connection, the added
+ * p99 was 1.0-1.4 ms on a fast day of this machine and 1.8-2.8 ms on a slow one (target 3).
+ */
+export const ROWS_PER_QUIET_SQLITE_TRANSACTION = 50
 /** Rows buffered before a flush starts, when the query builder stores them (PostgreSQL, MySQL). */
 const BUILDER_FLUSH_ROWS = 1000
 /** How soon an explicit flush tries again when the ledger could not commit the logs' charges yet. */
@@ -28,8 +36,10 @@ const CHARGES_RETRY_MS = 5
 export interface LogWriterOptions {
   /**
    * Rows buffered before a flush starts. By default one write-thread transaction on a SQLite
-   * file: the rows go while they are young, before the garbage collector has to move them to the
-   * old generation (buffering 1000 there cost measurably more GC under load); otherwise 1000.
+   * file (ROWS_PER_SQLITE_TRANSACTION, or ROWS_PER_QUIET_SQLITE_TRANSACTION when `charges` says
+   * requests come one at a time): the rows go while they are young, before the garbage collector
+   * has to move them to the old generation (buffering 1000 there cost measurably more GC under
+   * load); otherwise 1000.
    */
   maxBuffered?: number
   /** How often what is buffered is flushed whatever its size. */
@@ -63,8 +73,8 @@ export class LogWriter implements SharedWriter {
   private thread: SqliteWriteThread | undefined
   /** Set when the rows go through the write thread: the logs live in this SQLite file. */
   private readonly threadDatabase: SqliteDatabase.Database | undefined
-  /** Buffered rows that start a flush (the interval flushes fewer). */
-  private readonly flushAt: number
+  /** Buffered rows that start a flush (the interval flushes fewer), when set by the options. */
+  private readonly maxBuffered: number | undefined
   private readonly charges: ChargeQueue | undefined
   private readonly writeDoneListeners: Array<() => void> = []
 
@@ -76,8 +86,7 @@ export class LogWriter implements SharedWriter {
     const { sqlite } = options
     // An in-memory database cannot be opened by a second connection: the builder writes its rows.
     this.threadDatabase = sqlite && !sqlite.memory ? sqlite : undefined
-    this.flushAt =
-      options.maxBuffered ?? (this.threadDatabase ? ROWS_PER_SQLITE_TRANSACTION : BUILDER_FLUSH_ROWS)
+    this.maxBuffered = options.maxBuffered
     this.charges = options.charges
     this.charges?.onCommitted(() => this.releaseAwaitingRows())
     this.timer = setInterval(() => void this.flush(), options.intervalMs ?? 500)
@@ -131,15 +140,24 @@ export class LogWriter implements SharedWriter {
     this.flushIfFull()
   }
 
+  /** Buffered rows that start a flush, and the size of the batches it writes. */
+  private flushAt(): number {
+    if (this.maxBuffered !== undefined) return this.maxBuffered
+    if (!this.threadDatabase) return BUILDER_FLUSH_ROWS
+    return this.charges?.underConcurrentLoad === false
+      ? ROWS_PER_QUIET_SQLITE_TRANSACTION
+      : ROWS_PER_SQLITE_TRANSACTION
+  }
+
   private flushIfFull(): void {
     // While a flush runs, the rows wait for it: it starts the next one when it ends (see
     // writeBuffer). A flush call per row would pile up one waiting call per request under load.
-    if (!this.flushing && this.buffer.length >= this.flushAt) void this.writeBuffer('whole batches')
+    if (!this.flushing && this.buffer.length >= this.flushAt()) void this.writeBuffer('whole batches')
   }
 
   /**
    * Writes the rows whose charges are committed; concurrent callers share one flush. A buffer
-   * that filled up writes only whole batches of `flushAt` rows and keeps the rest for the next:
+   * that filled up writes only whole batches of flushAt() rows and keeps the rest for the next:
    * rows released together by a ledger commit often overfill it by a few, and writing those few
    * on their own cost a whole transaction each (under load, two write-thread transactions in five
    * carried 1 to 49 rows and took 15 % of the thread's time for 9 % of the rows).
@@ -147,7 +165,7 @@ export class LogWriter implements SharedWriter {
   private async writeBuffer(which: 'all' | 'whole batches' = 'all'): Promise<void> {
     while (this.flushing) await this.flushing
     const count =
-      which === 'all' ? this.buffer.length : this.buffer.length - (this.buffer.length % this.flushAt)
+      which === 'all' ? this.buffer.length : this.buffer.length - (this.buffer.length % this.flushAt())
     if (count === 0) return
     const rows = count === this.buffer.length ? this.buffer : this.buffer.slice(0, count)
     this.buffer = count === this.buffer.length ? [] : this.buffer.slice(count)

@@ -191,11 +191,13 @@ describe('Ledger on SQLite: reservations committed in batches', () => {
       await nextTurn()
       expect(batches()).toBe(index + 1)
       expect((await reserved).ok).toBe(true)
+      expect(ledger.underConcurrentLoad).toBe(false)
     }
 
     // After a burst, reservations made over the next few turns share one commit.
     await Promise.all(Array.from({ length: 8 }, () => ledger.reserve(tokenId, userId, 1)))
     expect(batches()).toBe(4)
+    expect(ledger.underConcurrentLoad).toBe(true)
     const first = [ledger.reserve(tokenId, userId, 1), ledger.reserve(tokenId, userId, 1)]
     for (let turn = 0; turn < 3; turn++) await nextTurn()
     expect(batches()).toBe(4)

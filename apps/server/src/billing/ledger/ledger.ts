@@ -58,6 +58,8 @@ export interface ChargeQueue {
   onCommitted(listener: () => void): void
   /** Commits what is queued now; false when the commit has to wait (see Ledger.flushSettlements). */
   flushSettlements(): boolean
+  /** True under concurrent load: the last commit carried several reservations. */
+  readonly underConcurrentLoad: boolean
 }
 
 interface QueuedReservation extends ReservationRequest {
@@ -89,6 +91,10 @@ export class Ledger implements ChargeQueue {
     private readonly sqlite?: SqliteDatabase.Database,
   ) {
     if (sqlite) this.prepared = prepareSqliteLedger(sqlite)
+  }
+
+  get underConcurrentLoad(): boolean {
+    return this.lastBatchSize >= CONCURRENT_BATCH
   }
 
   async reserve(tokenId: number, userId: number, amount: number): Promise<ReserveResult> {

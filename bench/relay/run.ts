@@ -5,7 +5,7 @@
  * across many streams and with many slow streams open. Prints a table and writes
  * bench/results/latest.md. See bench/README.md.
  *
- *   npm run bench [-- --seconds 10 --rounds 3 --warmup 2 --connections 50 --probe-seconds 3 --profile-gateway <dir>]
+ *   npm run bench [-- --seconds 10 --rounds 5 --warmup 2 --connections 50 --probe-seconds 3 --profile-gateway <dir>]
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
@@ -46,7 +46,11 @@ const { values: flags } = parseArgs({
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '50' },
     'probe-seconds': { type: 'string', default: '3' },
-    rounds: { type: 'string', default: '3' },
+    // Five fresh pairs of relay processes: the reference relay's CPU per stream differs from one
+    // process to the next (58-82 µs in nine processes, each measured side by side with a gateway,
+    // whose nine spent 103-118 µs), and the host's speed swings within seconds; three rounds
+    // averaged that too little (the rounds of one run ranged from 0.47 to 1.33).
+    rounds: { type: 'string', default: '5' },
     peers: { type: 'boolean', default: false },
     // Writes a V8 CPU profile of the gateway (open it in Chrome DevTools) to find what limits it.
     'profile-gateway': { type: 'string' },

@@ -25,7 +25,7 @@ export const ROWS_PER_SQLITE_TRANSACTION = 200
  * Rows per write-thread transaction while requests come one at a time (the ledger's last commit
  * carried fewer than a few reservations): throughput is not at stake then, and a request that
  * meets a commit waits for a quarter as long. With 200-row commits at one connection, the added
- * p99 was 1.0-1.4 ms on a fast day of this machine and 1.8-2.8 ms on a slow one (target 3).
+ * p99 was 1.0-1.4 ms on a fast day of this machine and 1.6-2.8 ms on a slow one (target 3).
  */
 export const ROWS_PER_QUIET_SQLITE_TRANSACTION = 50
 /** Rows buffered before a flush starts, when the query builder stores them (PostgreSQL, MySQL). */

@@ -100,5 +100,10 @@ describe('scanUsage', () => {
       normaliseUsage({ prompt_tokens: 14, total_tokens: 14 }),
     )
     expect(scanUsage(event, open, event.indexOf('14'))).toBe(NOT_SCANNED)
+    // Cut right after a value, or inside a null, with a closing brace just past the end.
+    const cut = Buffer.from('{"prompt_tokens":14 }')
+    expect(scanUsage(cut, 0, cut.indexOf(' '))).toBe(NOT_SCANNED)
+    const withNull = Buffer.from('{"prompt_tokens":null}')
+    expect(scanUsage(withNull, 0, withNull.indexOf('ll'))).toBe(NOT_SCANNED)
   })
 })

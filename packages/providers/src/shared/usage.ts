@@ -51,7 +51,13 @@ export const hasTokens = (usage: Usage | undefined): usage is Usage =>
 /** scanUsage's answer for a usage object it does not read itself: the caller parses it. */
 export const NOT_SCANNED = Symbol('usage not scanned')
 
-const TOP_LEVEL_KEYS = [
+/** The keys whose values are kept, and their bytes to compare with. */
+interface KeySet {
+  names: readonly string[]
+  bytes: readonly Buffer[]
+}
+const keySet = (names: string[]): KeySet => ({ names, bytes: names.map((name) => Buffer.from(name)) })
+const TOP_LEVEL_KEYS = keySet([
   'prompt_tokens',
   'completion_tokens',
   'total_tokens',
@@ -61,17 +67,14 @@ const TOP_LEVEL_KEYS = [
   'completion_tokens_details',
   'input_tokens_details',
   'output_tokens_details',
-]
-const DETAIL_KEYS = ['cached_tokens', 'reasoning_tokens']
-const asBytes = (keys: string[]) => keys.map((key) => Buffer.from(key, 'latin1'))
-const TOP_LEVEL_KEY_BYTES = asBytes(TOP_LEVEL_KEYS)
-const DETAIL_KEY_BYTES = asBytes(DETAIL_KEYS)
+])
+const DETAIL_KEYS = keySet(['cached_tokens', 'reasoning_tokens'])
 
-/** Index of the key among `candidates` whose bytes are `buffer[start, end)`, or -1. */
-function keyIndex(buffer: Buffer, start: number, end: number, candidates: Buffer[]): number {
+/** Index of the key of `keys` whose bytes are `buffer[start, end)`, or -1. */
+function keyIndex(buffer: Buffer, start: number, end: number, keys: KeySet): number {
   const length = end - start
-  for (let which = 0; which < candidates.length; which++) {
-    const candidate = candidates[which]!
+  for (let which = 0; which < keys.bytes.length; which++) {
+    const candidate = keys.bytes[which]!
     if (candidate.length !== length) continue
     let index = 0
     while (index < length && buffer[start + index] === candidate[index]) index += 1
@@ -80,38 +83,42 @@ function keyIndex(buffer: Buffer, start: number, end: number, candidates: Buffer
   return -1
 }
 
+/** The first position from `position` on that is not JSON whitespace (at most `end`). */
+function skipWhitespace(buffer: Buffer, position: number, end: number): number {
+  while (position < end && isJsonWhitespace(buffer[position])) position += 1
+  return position
+}
+
 /**
- * Reads, in place, a JSON object made only of non-negative integers, nulls and (at `nested`
- * levels below it) objects of those: the shape of every usage object OpenAI-compatible
- * upstreams send. Keeps the values of the keys normaliseUsage reads. NOT_SCANNED for anything
- * else (a string, an array, a fraction, an escaped key, a cut-off object).
+ * Reads, in place, the JSON object opening at `open`, made only of non-negative integers, nulls
+ * and (`nested` levels deep) objects of those: the shape of the usage objects OpenAI-compatible
+ * upstreams send. Keeps the values of `keys` in `into`; returns the position just past the object.
+ * NOT_SCANNED for anything else (a string, an array, a fraction, an escaped key, an object that
+ * does not close before `end`).
  */
 function scanCounts(
   buffer: Buffer,
   open: number,
   end: number,
-  keys: Buffer[],
+  keys: KeySet,
   nested: number,
   into: Record<string, unknown>,
 ): number | typeof NOT_SCANNED {
-  let position = open + 1
-  while (isJsonWhitespace(buffer[position])) position += 1
-  if (buffer[position] === 0x7d) return position + 1
+  let position = skipWhitespace(buffer, open + 1, end)
+  if (position < end && buffer[position] === 0x7d) return position + 1
   while (position < end) {
     if (buffer[position] !== 0x22) return NOT_SCANNED
     const keyStart = position + 1
     let keyEnd = keyStart
     while (keyEnd < end && buffer[keyEnd] !== 0x22 && buffer[keyEnd] !== 0x5c) keyEnd += 1
-    if (buffer[keyEnd] !== 0x22) return NOT_SCANNED
+    if (keyEnd >= end || buffer[keyEnd] !== 0x22) return NOT_SCANNED
     const which = keyIndex(buffer, keyStart, keyEnd, keys)
-    position = keyEnd + 1
-    while (isJsonWhitespace(buffer[position])) position += 1
-    if (buffer[position] !== 0x3a) return NOT_SCANNED
-    position += 1
-    while (isJsonWhitespace(buffer[position])) position += 1
-    const first = buffer[position]
+    position = skipWhitespace(buffer, keyEnd + 1, end)
+    if (position >= end || buffer[position] !== 0x3a) return NOT_SCANNED
+    position = skipWhitespace(buffer, position + 1, end)
+    const first = position < end ? buffer[position]! : -1
     let value: unknown
-    if (first !== undefined && first >= 0x30 && first <= 0x39) {
+    if (first >= 0x30 && first <= 0x39) {
       let number = 0
       while (position < end && buffer[position]! >= 0x30 && buffer[position]! <= 0x39) {
         number = number * 10 + buffer[position]! - 0x30
@@ -120,6 +127,7 @@ function scanCounts(
       value = number
     } else if (
       first === 0x6e &&
+      position + 4 <= end &&
       buffer[position + 1] === 0x75 &&
       buffer[position + 2] === 0x6c &&
       buffer[position + 3] === 0x6c
@@ -128,7 +136,7 @@ function scanCounts(
       value = null
     } else if (first === 0x7b && nested > 0) {
       const inner: Record<string, unknown> = {}
-      const innerEnd = scanCounts(buffer, position, end, DETAIL_KEY_BYTES, nested - 1, inner)
+      const innerEnd = scanCounts(buffer, position, end, DETAIL_KEYS, nested - 1, inner)
       if (innerEnd === NOT_SCANNED) return NOT_SCANNED
       position = innerEnd
       value = inner
@@ -136,13 +144,13 @@ function scanCounts(
       return NOT_SCANNED
     }
     // The last of a repeated key wins, as in JSON.parse.
-    if (which !== -1) into[(keys === DETAIL_KEY_BYTES ? DETAIL_KEYS : TOP_LEVEL_KEYS)[which]!] = value
-    while (isJsonWhitespace(buffer[position])) position += 1
-    const separator = buffer[position]
-    if (separator === 0x7d) return position + 1
-    if (separator !== 0x2c) return NOT_SCANNED // a fraction or exponent ends up here too
-    position += 1
-    while (isJsonWhitespace(buffer[position])) position += 1
+    if (which !== -1) into[keys.names[which]!] = value
+    position = skipWhitespace(buffer, position, end)
+    if (position >= end) return NOT_SCANNED
+    if (buffer[position] === 0x7d) return position + 1
+    // A fraction or an exponent ends up here too.
+    if (buffer[position] !== 0x2c) return NOT_SCANNED
+    position = skipWhitespace(buffer, position + 1, end)
   }
   return NOT_SCANNED
 }
@@ -156,7 +164,7 @@ function scanCounts(
 export function scanUsage(buffer: Buffer, open: number, end: number): Usage | undefined | typeof NOT_SCANNED {
   const raw: Record<string, unknown> = {}
   if (buffer[open] !== 0x7b) return NOT_SCANNED
-  return scanCounts(buffer, open, end, TOP_LEVEL_KEY_BYTES, 1, raw) === NOT_SCANNED
+  return scanCounts(buffer, open, end, TOP_LEVEL_KEYS, 1, raw) === NOT_SCANNED
     ? NOT_SCANNED
     : normaliseUsage(raw)
 }

@@ -3,9 +3,9 @@
  * upstream bytes untouched; only usage and (when usage is missing) the generated text are extracted.
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
-import { objectEnd, objectsHeldBy } from '../shared/json-scan.ts'
+import { objectsHeldBy } from '../shared/json-scan.ts'
 import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
-import { hasTokens, NOT_SCANNED, normaliseUsage, scanUsage, type Usage } from '../shared/usage.ts'
+import { hasTokens, normaliseUsage, readUsageObject, UNREADABLE, type Usage } from '../shared/usage.ts'
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -81,16 +81,8 @@ function scannedUsage(body: Buffer): Usage | undefined {
   // The last usage wins, as in JSON.parse.
   const usageStart = usageObjects!.at(-1)
   if (errorObjects!.length > 0 || usageStart === undefined) return undefined
-  const scanned = scanUsage(body, usageStart, body.length)
-  if (scanned !== NOT_SCANNED) return hasTokens(scanned) ? scanned : undefined
-  const usageEnd = objectEnd(body, usageStart, body.length)
-  if (usageEnd === -1) return undefined
-  try {
-    const usage = normaliseUsage(JSON.parse(body.toString('utf8', usageStart, usageEnd)))
-    return hasTokens(usage) ? usage : undefined
-  } catch {
-    return undefined
-  }
+  const usage = readUsageObject(body, usageStart, body.length)
+  return usage !== UNREADABLE && hasTokens(usage) ? usage : undefined
 }
 
 export function parseOpenAiResponse(

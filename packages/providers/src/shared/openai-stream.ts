@@ -8,14 +8,13 @@ import type { StreamTransformer, UpstreamError } from '../adaptor.ts'
 import {
   isJsonWhitespace,
   keyBefore,
-  objectEnd,
   objectsHeldBy,
   skipBackOverWhitespace,
   stringValuesOf,
 } from './json-scan.ts'
 import { type SseEvent, SseParser } from './sse.ts'
 import { mapUpstreamError } from './upstream-error.ts'
-import { NOT_SCANNED, normaliseUsage, scanUsage, type Usage } from './usage.ts'
+import { readUsageObject, UNREADABLE, type Usage } from './usage.ts'
 
 export interface OpenAiStreamOptions {
   readonly mode: 'chat' | 'completions'
@@ -236,16 +235,9 @@ class OpenAiStreamTransformer implements StreamTransformer {
 
   /** Reads only the usage object; the event is forwarded unless it is the usage-only chunk we asked for. */
   private recordUsage(chunk: Buffer, usageAt: number, end: number, choices: ChoicesShape): boolean {
-    let usage = scanUsage(chunk, usageAt, end)
-    if (usage === NOT_SCANNED) {
-      const usageEnd = objectEnd(chunk, usageAt, end)
-      try {
-        if (usageEnd === -1) throw new SyntaxError('the usage object is cut off')
-        usage = normaliseUsage(JSON.parse(chunk.toString('utf8', usageAt, usageEnd)))
-      } catch {
-        return true // unparsable chunks are forwarded as they are, like one-api does
-      }
-    }
+    const usage = readUsageObject(chunk, usageAt, end)
+    // Unparsable chunks are forwarded as they are, like one-api does.
+    if (usage === UNREADABLE) return true
     if (usage) this.usage = usage
     const usageOnly = usage !== undefined && choices !== 'items'
     return !(usageOnly && this.options.dropUsageChunk)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hasTokens, NOT_SCANNED, normaliseUsage, scanUsage } from './usage.ts'
+import { hasTokens, NOT_SCANNED, normaliseUsage, readUsageObject, scanUsage, UNREADABLE } from './usage.ts'
 
 describe('normaliseUsage', () => {
   it('reads chat usage with cached and reasoning details', () => {
@@ -105,5 +105,20 @@ describe('scanUsage', () => {
     expect(scanUsage(cut, 0, cut.indexOf(' '))).toBe(NOT_SCANNED)
     const withNull = Buffer.from('{"prompt_tokens":null}')
     expect(scanUsage(withNull, 0, withNull.indexOf('ll'))).toBe(NOT_SCANNED)
+  })
+})
+
+describe('readUsageObject', () => {
+  const read = (text: string) => readUsageObject(Buffer.from(text), 0, text.length)
+
+  it('parses the shapes the scan leaves, and says when the object cannot be read', () => {
+    expect(read('{"prompt_tokens":3,"completion_tokens":2}')).toMatchObject({ totalTokens: 5 })
+    expect(read('{"model":"m","prompt_tokens":3.0,"total_tokens":1e1}')).toMatchObject({
+      promptTokens: 3,
+      totalTokens: 10,
+    })
+    expect(read('{"cost":0.5}')).toBeUndefined()
+    expect(read('{"prompt_tokens":3')).toBe(UNREADABLE)
+    expect(read('{"prompt_tokens":3,}')).toBe(UNREADABLE)
   })
 })

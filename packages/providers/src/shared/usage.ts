@@ -1,4 +1,4 @@
-import { isJsonWhitespace } from './json-scan.ts'
+import { isJsonWhitespace, objectEnd } from './json-scan.ts'
 
 /**
  * Normalised token usage. OpenAI reports `prompt_tokens`/`completion_tokens` on chat, completions
@@ -167,4 +167,28 @@ export function scanUsage(buffer: Buffer, open: number, end: number): Usage | un
   return scanCounts(buffer, open, end, TOP_LEVEL_KEYS, 1, raw) === NOT_SCANNED
     ? NOT_SCANNED
     : normaliseUsage(raw)
+}
+
+/** readUsageObject's answer for a usage object that is cut off or is not valid JSON. */
+export const UNREADABLE = Symbol('usage unreadable')
+
+/**
+ * The usage object opening at `buffer[open]`, read in place when it has the usual shape
+ * (scanUsage), otherwise cut out and parsed: normalised, undefined when it carries no counts, or
+ * UNREADABLE when it does not close before `end` or is not JSON.
+ */
+export function readUsageObject(
+  buffer: Buffer,
+  open: number,
+  end: number,
+): Usage | undefined | typeof UNREADABLE {
+  const scanned = scanUsage(buffer, open, end)
+  if (scanned !== NOT_SCANNED) return scanned
+  const close = objectEnd(buffer, open, end)
+  if (close === -1) return UNREADABLE
+  try {
+    return normaliseUsage(JSON.parse(buffer.toString('utf8', open, close)))
+  } catch {
+    return UNREADABLE
+  }
 }

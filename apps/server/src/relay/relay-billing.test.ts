@@ -176,6 +176,9 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
     const refused = await relayFailure(ask(user.client, 'hello', { max_tokens: 1_000 }))
     expect(refused).toMatchObject({ status: 403, error: { code: 'insufficient_token_quota' } })
     expect(refused.error.message).toContain(`(request id: ${refused.requestId})`)
+    // The newer name of the same limit, which reasoning models require, is held to it too.
+    const refusedNewName = await relayFailure(ask(user.client, 'hello', { max_completion_tokens: 1_000 }))
+    expect(refusedNewName).toMatchObject({ status: 403, error: { code: 'insufficient_token_quota' } })
     expect(fixture.mock.requests.length).toBe(before)
     expect(await fixture.balances(user.id, user.token.id)).toEqual({
       user: { quota: USER_QUOTA, used_quota: 0, request_count: 0 },

@@ -187,6 +187,15 @@ describe.each(testDialects())('relay errors on %s', (dialect) => {
     const numericModel = await raw('{"model":4,"messages":[{"role":"user","content":"x"}]}', authorization)
     expectOpenAiError(numericModel, 400, 'invalid_request')
     expect(numericModel.error.message).toMatch(/^model must be a string/)
+    const negativeLimit = await raw(
+      '{"model":"gpt-4o-mini","messages":[{"role":"user","content":"x"}],"max_completion_tokens":-5}',
+      authorization,
+    )
+    expectOpenAiError(negativeLimit, 400, 'invalid_request')
+    expect(negativeLimit.error).toMatchObject({
+      param: 'max_completion_tokens',
+      message: expect.stringMatching(/^max_completion_tokens must be a non-negative integer/),
+    })
     expect(upstreamCount()).toBe(before)
   })
 

@@ -69,10 +69,11 @@ function checkModeFields(mode: RelayMode, record: Record<string, unknown>): void
 }
 
 function readMaxTokens(record: Record<string, unknown>): number | undefined {
-  const value = record.max_completion_tokens ?? record.max_tokens
+  const field = record.max_completion_tokens != null ? 'max_completion_tokens' : 'max_tokens'
+  const value = record[field]
   if (value === undefined || value === null) return undefined
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_TOKENS_LIMIT) {
-    throw invalid('max_tokens must be a non-negative integer', 'max_tokens')
+    throw invalid(`${field} must be a non-negative integer`, field)
   }
   return value > 0 ? value : undefined
 }

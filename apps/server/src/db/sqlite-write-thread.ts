@@ -94,6 +94,12 @@ export class SqliteWriteThread {
 
 const RUN_BATCHES = `
 database.pragma('synchronous = NORMAL')
+// A multi-row INSERT inside a transaction keeps a statement journal, which SQLite moves to a temp
+// file once it passes 64 KiB: at 50 connections about 13 files a second were created in /var/tmp,
+// written and unlinked by this thread, and each batch depended on a writable temp directory. Kept
+// in memory, it needs neither. This connection only runs such batches, so no large sort
+// or temp table can grow here.
+database.pragma('temp_store = MEMORY')
 const prepared = []
 const statement = (index) => (prepared[index] ??= database.prepare(workerData.statements[index]))
 const runAll = database.transaction((batch) => {

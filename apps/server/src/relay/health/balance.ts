@@ -1,3 +1,4 @@
+import { channelTypeInfo } from '@one-api/contracts/channel-types'
 import { request } from 'undici'
 import type { RoutedChannel } from '../routing/routed-channel.ts'
 
@@ -51,10 +52,34 @@ const openRouter: Fetcher = async (channel, base) => {
 const siliconFlow: Fetcher = async (channel, base) =>
   Number((await getJson(`${base}/v1/user/info`, bearer(channel))).data?.totalBalance ?? 0)
 
+// OpenAI-SB takes the key in the query string and answers the credit as a decimal string, in its
+// own unit (the console shows it divided by 10,000, in yuan).
+const openAiSb: Fetcher = async (channel, base) => {
+  const answer = await getJson(`${base}/sb-api/user/status?api_key=${encodeURIComponent(channel.key)}`, {})
+  if (!answer.data) throw new Error(`balance query failed: ${String(answer.msg ?? 'no data')}`)
+  return finiteAmount(answer.data.credit)
+}
+const aiProxy: Fetcher = async (channel, base) => {
+  const answer = await getJson(`${base}/api/report/getUserOverview`, { 'api-key': channel.key })
+  if (answer.success !== true) {
+    throw new Error(`balance query failed: code ${answer.error_code}, ${String(answer.message ?? '')}`)
+  }
+  return finiteAmount(answer.data?.totalPoints)
+}
+const finiteAmount = (value: unknown): number => {
+  const amount = Number(value)
+  if (value === null || value === undefined || value === '' || !Number.isFinite(amount)) {
+    throw new Error(`balance query answered no amount (${String(value)})`)
+  }
+  return amount
+}
+
 const FETCHERS: Record<number, [Fetcher, string]> = {
   1: [openAi, 'https://api.openai.com'],
   8: [openAi, ''],
   4: [creditGrants, 'https://api.closeai-proxy.xyz'],
+  5: [openAiSb, 'https://api.openai-sb.com'],
+  10: [aiProxy, 'https://aiproxy.io'],
   12: [creditGrants, 'https://api.api2gpt.com'],
   13: [creditGrants, 'https://api.aigc2d.com'],
   20: [openRouter, 'https://openrouter.ai'],
@@ -69,9 +94,17 @@ export function hasBalanceQuery(type: number): boolean {
 export async function fetchBalance(channel: RoutedChannel): Promise<number> {
   const entry = FETCHERS[channel.type]
   if (!entry) throw new UnsupportedBalance()
-  const [fetcher, defaultBase] = entry
-  // OpenRouter's base URL for the relay ends in /api; its credits endpoint sits beside it.
-  const base = (channel.baseUrl || defaultBase).replace(/\/api$/, '').replace(/\/v1$/, '')
+  const base = balanceBase(channel)
   if (!base) throw new Error('the channel has no base URL to query')
-  return fetcher(channel, base)
+  return entry[0](channel, base)
+}
+
+/** Where a channel's balance is asked: its own base URL, or the provider's balance host. */
+export function balanceBase(channel: Pick<RoutedChannel, 'type' | 'baseUrl'>): string {
+  const providerBase = FETCHERS[channel.type]?.[1] ?? ''
+  // A channel on the provider's own relay host asks the provider's balance host (AI Proxy relays
+  // on api.aiproxy.io but reports on aiproxy.io); any other base URL (a mirror) is asked itself.
+  const ownBase = channel.baseUrl === channelTypeInfo(channel.type)?.defaultBaseUrl ? '' : channel.baseUrl
+  // OpenRouter's base URL for the relay ends in /api; its credits endpoint sits beside it.
+  return (ownBase || providerBase).replace(/\/api$/, '').replace(/\/v1$/, '')
 }

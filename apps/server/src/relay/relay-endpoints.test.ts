@@ -241,14 +241,37 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
   })
 
   it('exposes Prometheus counters and latency histograms per channel and model', async () => {
-    const response = await fetch(`${fixture.baseUrl}/metrics`)
-    expect(response.status).toBe(200)
-    const metrics = await response.text()
+    const readMetrics = async () => {
+      const response = await fetch(`${fixture.baseUrl}/metrics`)
+      expect(response.status).toBe(200)
+      return response.text()
+    }
+    const refusedCount = (metrics: string) =>
+      Number(
+        /oneapi_relay_requests_total\{channel="none",model="none",status="401"\} (\d+)\n/.exec(
+          metrics,
+        )?.[1] ?? 0,
+      )
+    const before = await readMetrics()
     const model = 'model="gpt-3.5-turbo-instruct"'
-    expect(metrics).toMatch(
+    expect(before).toMatch(
       new RegExp(`oneapi_relay_requests_total\\{[^}]*${model}[^}]*status="200"[^}]*\\} 1\\n`),
     )
-    expect(metrics).toMatch(new RegExp(`oneapi_upstream_duration_seconds_count\\{[^}]*${model}[^}]*\\} 1\\n`))
-    expect(metrics).toMatch(/oneapi_gateway_overhead_seconds_count\{mode="completions"\} 1\n/)
+    expect(before).toMatch(new RegExp(`oneapi_upstream_duration_seconds_count\\{[^}]*${model}[^}]*\\} 1\\n`))
+    expect(before).toMatch(
+      new RegExp(
+        `oneapi_gateway_overhead_seconds_count\\{channel="\\d+",${model},mode="completions"\\} 1\\n`,
+      ),
+    )
+    // A refused request counts too, under channel and model "none" whatever model it named.
+    const refused = await fetch(`${fixture.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sk-nosuchkey', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'anything-at-all', messages: [{ role: 'user', content: 'x' }] }),
+    })
+    expect(refused.status).toBe(401)
+    const after = await readMetrics()
+    expect(refusedCount(after)).toBe(refusedCount(before) + 1)
+    expect(after).not.toContain('anything-at-all')
   })
 })

@@ -48,7 +48,7 @@ export class RelayMetrics {
     new Histogram(
       'oneapi_gateway_overhead_seconds',
       "The gateway's own time per request: everything except waiting on the upstream",
-      ['mode'],
+      ['channel', 'model', 'mode'],
       OVERHEAD_BUCKETS,
     ),
   )
@@ -78,7 +78,7 @@ export class RelayMetrics {
         statuses: new Map(),
         duration: this.duration.labels(channel, model),
         upstream: this.upstreamDuration.labels(channel, model),
-        overhead: this.overhead.labels(mode),
+        overhead: this.overhead.labels(channel, model, mode),
       }
       this.bundles.set(key, bundle)
     }

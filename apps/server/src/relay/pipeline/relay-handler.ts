@@ -74,6 +74,11 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
       })
       await serve(context, services, state)
     } catch (error) {
+      // Refused before any channel answered (auth, quota, bad body, no channel): counted under
+      // channel and model "none", since the model named may be anything a client sends.
+      const status = error instanceof RelayError ? error.status : 500
+      const seconds = Number(process.hrtime.bigint() - input.startedAt) / 1e9
+      services.metrics.recordRequest('none', 'none', input.mode, status, seconds, 0)
       if (error instanceof RelayError) {
         sendRelayErrorAnswer(response, requestId, error)
         return

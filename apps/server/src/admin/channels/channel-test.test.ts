@@ -90,26 +90,22 @@ describe('channel test, automatic disabling and enabling, balance', () => {
     await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' })
     await root.put('/api/option/', { key: 'AutomaticEnableChannelEnabled', value: 'true' })
     const id = await createChannel('flaky', 'wrong-key')
-    // Relay failures count towards the threshold (2 in the window here): one is not enough.
-    const row = await server.context.db
-      .selectFrom('channels')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow()
-    const { toRoutedChannel } = await import('../../relay/routing/routed-channel.ts')
-    const error = {
-      kind: 'error',
-      status: 401,
-      message: 'invalid key',
-      type: 'x',
-      param: null,
-      code: 'invalid_api_key',
-      retryable: true,
-      disableChannel: true,
-    } as const
-    server.context.channelHealth!.reportFailure(toRoutedChannel(row), error)
+    // Relay traffic counts towards the threshold (2 failures in the window here): one is not enough.
+    // The token's key pins the channel (root may), so each request meets the rejected key.
+    const token = await root.post('/api/token/', { name: 'flaky-relay', unlimited_quota: true })
+    expect(token.status).toBe(200)
+    const relayOnce = async () => {
+      const answer = await fetch(`${server.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token.body.data.key}-${id}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+      })
+      expect(answer.status).toBeGreaterThanOrEqual(400)
+      expect(mock.requests.at(-1)?.headers.authorization).toBe('Bearer wrong-key')
+    }
+    await relayOnce()
     expect((await root.get(`/api/channel/${id}`)).body.data.status).toBe(1)
-    server.context.channelHealth!.reportFailure(toRoutedChannel(row), error)
+    await relayOnce()
     let status = 1
     for (let attempt = 0; attempt < 50 && status === 1; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 20))
@@ -133,15 +129,37 @@ describe('channel test, automatic disabling and enabling, balance', () => {
     expect((await root.get(`/api/channel/${id}`)).body.data.status).toBe(3)
   })
 
-  it('tests all channels in the background, one run at a time', async () => {
-    const started = await root.get('/api/channel/test?scope=all')
-    expect(started.body.success).toBe(true)
-    const again = await root.get('/api/channel/test?scope=all')
-    expect(again.status).toBe(400)
-    for (let attempt = 0; attempt < 100 && server.context.channelTests?.isRunning; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 50))
+  it('tests all channels, or only the disabled ones, in the background, one run at a time', async () => {
+    await root.put('/api/option/', { key: 'AutomaticEnableChannelEnabled', value: 'true' })
+    const enabled = await createChannel('sweep-enabled', 'good-key')
+    const programDisabled = await createChannel('sweep-program-off', 'good-key')
+    expect((await root.put('/api/channel/', { id: programDisabled, status: 3 })).status).toBe(200)
+    const testLogs = async (id: number) =>
+      (
+        await server.context.logDb
+          .selectFrom('logs')
+          .select('id')
+          .where('type', '=', 5)
+          .where('channel_id', '=', id)
+          .execute()
+      ).length
+    const runToTheEnd = async (scope: string) => {
+      expect((await root.get(`/api/channel/test?scope=${scope}`)).body.success).toBe(true)
+      expect((await root.get(`/api/channel/test?scope=${scope}`)).status).toBe(400)
+      for (let attempt = 0; attempt < 100 && server.context.channelTests?.isRunning; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      expect(server.context.channelTests?.isRunning).toBe(false)
     }
-    expect(server.context.channelTests?.isRunning).toBe(false)
+    await runToTheEnd('disabled')
+    expect(await testLogs(enabled)).toBe(0)
+    expect(await testLogs(programDisabled)).toBe(1)
+    // Its test passed and the program had disabled it: it is back.
+    expect((await root.get(`/api/channel/${programDisabled}`)).body.data.status).toBe(1)
+    await runToTheEnd('all')
+    expect(await testLogs(enabled)).toBe(1)
+    expect(await testLogs(programDisabled)).toBe(2)
+    expect((await root.get(`/api/channel/${enabled}`)).body.data.test_time).toBeGreaterThan(0)
     expect((await root.get('/api/channel/test?scope=bogus')).status).toBe(400)
   })
 

@@ -26,7 +26,10 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
     tokenFields: { remain_quota?: number; unlimited_quota?: boolean } = {},
   ) {
     const user = await fixture.createUser(name, USER_QUOTA)
-    const token = await fixture.createToken({ remain_quota: TOKEN_QUOTA, ...tokenFields }, user.client)
+    const token = await fixture.createToken(
+      { name: `${name}-token`, remain_quota: TOKEN_QUOTA, ...tokenFields },
+      user.client,
+    )
     return { id: user.id, token, client: fixture.openai(token.key) }
   }
   const ask = (
@@ -77,7 +80,15 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
     )
     expect(logs.map((log) => log.is_stream)).toEqual(sizes.map((size) => size === 5 || size === 6))
     for (const log of logs) {
-      expect(log).toMatchObject({ channel_id: channel, model_name: MODEL, username: 'arithmetic' })
+      expect(log).toMatchObject({
+        channel_id: channel,
+        model_name: MODEL,
+        username: 'arithmetic',
+        token_name: 'arithmetic-token',
+        ip: expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$/),
+      })
+      expect(log.elapsed_time).toBeGreaterThanOrEqual(0)
+      expect(log.elapsed_time).toBeLessThan(10_000)
       expect(log.content).toBe('model ratio 0.30, group ratio 1.50, completion ratio 3.00')
       expect(log.request_id).toBeTruthy()
     }

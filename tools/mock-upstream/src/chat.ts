@@ -25,12 +25,12 @@ function remember<T extends string | StreamScript>(key: string, build: () => T):
   return value
 }
 
-export function usageObject(promptTokens: number, completionTokens: number) {
+export function usageObject(promptTokens: number, completionTokens: number, cachedTokens = 0) {
   return {
     prompt_tokens: promptTokens,
     completion_tokens: completionTokens,
     total_tokens: promptTokens + completionTokens,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    prompt_tokens_details: { cached_tokens: Math.min(cachedTokens, promptTokens), audio_tokens: 0 },
     completion_tokens_details: {
       reasoning_tokens: 0,
       audio_tokens: 0,
@@ -146,8 +146,10 @@ export function handleChat(
   const stream = json.stream === true
   const options = json.stream_options as { include_usage?: unknown } | undefined
   const wantsUsage = !faults.noUsage && (!stream || options?.include_usage === true)
-  const usage = wantsUsage ? usageObject(promptTokens, completionTokens) : undefined
-  const key = `chat|${stream}|${model}|${tool}|${pieces}|${finishReason}|${wantsUsage ? promptTokens : '-'}`
+  const cachedTokens = faults.cachedTokens ?? 0
+  const usage = wantsUsage ? usageObject(promptTokens, completionTokens, cachedTokens) : undefined
+  const usageKey = wantsUsage ? `${promptTokens}/${cachedTokens}` : '-'
+  const key = `chat|${stream}|${model}|${tool}|${pieces}|${finishReason}|${usageKey}`
   if (!stream) {
     sendJson(
       response,

@@ -26,6 +26,8 @@ export interface FaultPlan {
   chunks?: number
   /** Override prompt_tokens. */
   promptTokens?: number
+  /** Report this many of the prompt tokens as read from the prompt cache (at most all of them). */
+  cachedTokens?: number
 }
 
 export interface FaultRule extends FaultPlan {
@@ -43,6 +45,7 @@ const DIRECTIVES: Record<string, keyof FaultPlan> = {
   'no-usage': 'noUsage',
   chunks: 'chunks',
   'prompt-tokens': 'promptTokens',
+  'cached-tokens': 'cachedTokens',
 }
 
 const MAX_CHUNKS = 10_000_000

@@ -9,6 +9,8 @@ const COMPLETION_RATIO = 3
 const GROUP_RATIO = 1.5
 const MODEL = 'bill-model'
 const NO_USAGE = 'bill-model+no-usage'
+// The mock reports 4 of the prompt tokens as read from the provider's prompt cache.
+const CACHED = 'bill-model+cached-tokens=4'
 const GENERATED = 5
 const USER_QUOTA = 10_000_000
 const TOKEN_QUOTA = 1_000_000
@@ -51,10 +53,14 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
 
   beforeAll(async () => {
     fixture = await RelayFixture.start(dialect)
-    const ratios = { [MODEL]: MODEL_RATIO, [NO_USAGE]: MODEL_RATIO }
-    await fixture.setPrices(ratios, { [MODEL]: COMPLETION_RATIO, [NO_USAGE]: COMPLETION_RATIO })
+    const ratios = { [MODEL]: MODEL_RATIO, [NO_USAGE]: MODEL_RATIO, [CACHED]: MODEL_RATIO }
+    await fixture.setPrices(ratios, {
+      [MODEL]: COMPLETION_RATIO,
+      [NO_USAGE]: COMPLETION_RATIO,
+      [CACHED]: COMPLETION_RATIO,
+    })
     await fixture.setOption('GroupRatio', JSON.stringify({ default: GROUP_RATIO, vip: 1, svip: 1 }))
-    channel = await fixture.addChannel({ models: [MODEL, NO_USAGE] })
+    channel = await fixture.addChannel({ models: [MODEL, NO_USAGE, CACHED] })
   })
   afterAll(async () => {
     await fixture?.close()
@@ -99,6 +105,19 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
     })
     const allLogs = await fixture.consumeLogs({ model: MODEL })
     expect(await fixture.channelUsedQuota(channel)).toBe(allLogs.reduce((sum, log) => sum + log.quota, 0))
+  })
+
+  it('bills cached prompt tokens at half the prompt price, in replies and in streams', async () => {
+    const user = await billedUser('cached')
+    await ask(user.client, words(10), { model: CACHED })
+    await askStreaming(user.client, words(10), CACHED)
+    // (10 - 4 + 4 × 0.5 + 5 × 3) × 0.3 × 1.5 = 10.35, rounded up; without the cache it would be 12.
+    const logs = await fixture.waitForLogs({ userId: user.id }, 2)
+    expect(logs.map((log) => [log.prompt_tokens, log.quota])).toEqual([
+      [10, 11],
+      [10, 11],
+    ])
+    expect((await fixture.balances(user.id, user.token.id)).token.used_quota).toBe(22)
   })
 
   it('records used quota on unlimited tokens too', async () => {

@@ -77,6 +77,14 @@ describe.each(testDialects())('relay errors on %s', (dialect) => {
     const token = await fixture.createToken({ name: 'to-disable' })
     const client = fixture.openai(token.key)
     expect((await chat(client)).choices).toHaveLength(1) // now cached by the gateway
+    // A cached token is not read again: a change written behind the management API's back (which
+    // announces every change) goes unseen until the cache's safety-net TTL, so no query was made.
+    await fixture.db
+      .updateTable('tokens')
+      .set({ status: TokenStatus.disabled })
+      .where('id', '=', token.id)
+      .execute()
+    expect((await chat(client)).choices).toHaveLength(1)
     const disabled = await fixture.root.put('/api/token/?status_only=true', {
       id: token.id,
       status: TokenStatus.disabled,

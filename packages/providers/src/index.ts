@@ -2,7 +2,11 @@ export * from './adaptor.ts'
 export { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 export { getAdaptor, supportedChannelTypes } from './registry.ts'
 export { relayModeFromPath } from './relay-mode.ts'
-export { createOpenAiStreamTransformer, type OpenAiStreamOptions } from './shared/openai-stream.ts'
+export {
+  createOpenAiStreamTransformer,
+  DONE_EVENT,
+  type OpenAiStreamOptions,
+} from './shared/openai-stream.ts'
 export { type SseEvent, SseParser } from './shared/sse.ts'
 export {
   type ErrorFields,

@@ -17,6 +17,8 @@ const MODELS = [
   'fo-refund',
   'fo-tiers',
   'fo-weights',
+  'fo-empty-stream',
+  'fo-no-stream',
 ]
 
 describe.each(testDialects())('relay failover on %s', (dialect) => {
@@ -79,14 +81,58 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
     expect(log.channel_id).not.toBe(primary)
   })
 
-  it('cools a failing channel down: the next requests skip it even though it would answer now', async () => {
+  it('cools a channel down once it keeps failing, not after one stray error', async () => {
     const { primaryKey, backupKey } = await pair('fo-cooling')
     fixture.mock.addFault({ match: { keyContains: primaryKey }, status: 503, times: 1 })
     await chat('fo-cooling')
-    expect([count(primaryKey), count(backupKey)]).toEqual([1, 1])
-    // The primary, first in priority, is healed, but it is cooling down (5 s after one failure).
+    await chat('fo-cooling')
+    // One failure, then the primary (first in priority) served again at once.
+    expect([count(primaryKey), count(backupKey)]).toEqual([2, 1])
+    fixture.mock.addFault({ match: { keyContains: primaryKey }, status: 503, times: 3 })
+    for (let request = 0; request < 3; request++) await chat('fo-cooling')
+    expect([count(primaryKey), count(backupKey)]).toEqual([5, 4])
+    // Three failures in a row: the primary is cooling down (5 s), though it would answer now.
     await Promise.all(Array.from({ length: 5 }, () => chat('fo-cooling')))
-    expect([count(primaryKey), count(backupKey)]).toEqual([1, 6])
+    expect([count(primaryKey), count(backupKey)]).toEqual([5, 9])
+  })
+
+  it('moves a stream to the next channel when the first breaks off before sending any event', async () => {
+    const { backup, primaryKey, backupKey } = await pair('fo-empty-stream')
+    // Headers and then a cut connection: nothing the client could be sent.
+    fixture.mock.addFault({ match: { keyContains: primaryKey }, cutAfterChunks: 0 })
+    const stream = await client.chat.completions.create({
+      model: 'fo-empty-stream',
+      messages: [{ role: 'user', content: 'one two three' }],
+      stream: true,
+    })
+    let text = ''
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
+    expect(text).toBe('Hello from the mock upstream')
+    expect([count(primaryKey), count(backupKey)]).toEqual([1, 1])
+    const logs = await fixture.waitForLogs({ model: 'fo-empty-stream' }, 1)
+    expect(logs.map((log) => log.channel_id)).toEqual([backup])
+  })
+
+  it('answers an error and charges nothing when every stream breaks off before any event', async () => {
+    const token = await fixture.createToken({ remain_quota: 1_000_000 })
+    const { primaryKey, backupKey } = await pair('fo-no-stream')
+    fixture.mock.addFault({ match: { model: 'fo-no-stream' }, cutAfterChunks: 0 })
+    const answer = await relayFailure(
+      fixture.openai(token.key).chat.completions.create({
+        model: 'fo-no-stream',
+        messages: [{ role: 'user', content: 'one two three' }],
+        stream: true,
+      }),
+    )
+    expect(answer.status).toBe(502)
+    expect([count(primaryKey), count(backupKey)]).toEqual([1, 1])
+    expect(await fixture.consumeLogs({ model: 'fo-no-stream' })).toHaveLength(0)
+    const row = await fixture.db
+      .selectFrom('tokens')
+      .select(['remain_quota', 'used_quota'])
+      .where('id', '=', token.id)
+      .executeTakeFirstOrThrow()
+    expect(row).toEqual({ remain_quota: 1_000_000, used_quota: 0 })
   })
 
   it('returns the last error when every channel fails, each tried once', async () => {

@@ -28,7 +28,8 @@ export interface OpenAiStreamOptions {
   readonly completionTextCap?: number
 }
 
-const DONE_EVENT = 'data: [DONE]\n\n'
+/** The event that closes an OpenAI stream; finish() adds it when the upstream sent none. */
+export const DONE_EVENT = 'data: [DONE]\n\n'
 const DATA_PREFIX = 'data: '
 const DONE_PAYLOAD = '[DONE]'
 /** Keys whose object value makes an event need reading: its usage, an error sent mid-stream. */

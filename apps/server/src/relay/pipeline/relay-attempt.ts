@@ -1,5 +1,5 @@
 import type { Adaptor, RelayRequest, StreamTransformer, UpstreamError } from '@one-api/providers'
-import { isUpstreamError, transportError } from '@one-api/providers'
+import { DONE_EVENT, isUpstreamError, localError, transportError } from '@one-api/providers'
 import type { Reservation } from '../../billing/ledger/ledger.ts'
 import type { ResolvedPricing } from '../../billing/pricing/resolve-pricing.ts'
 import { type Charge, type CostInput, chargeFor } from '../../billing/request-cost.ts'
@@ -66,10 +66,15 @@ export async function runAttempt(upstream: UpstreamClient, input: AttemptInput):
 /**
  * The client's side of a streamed answer: each upstream chunk goes through the adaptor's
  * transformer and straight to the client's socket; when the socket is full the upstream is
- * paused until it drains, so a slow client holds a constant amount of memory.
+ * paused until it drains, so a slow client holds a constant amount of memory. The client's
+ * response starts with the first event it is sent, so an upstream that breaks off before any
+ * has sent the client nothing: the attempt failed, and another channel may serve the request.
  */
 class ClientStream implements StreamSink {
   private readonly notes: string[] = []
+  private status = 200
+  private began = false
+  private brokeOff: Error | undefined
 
   constructor(
     private readonly state: RelayState,
@@ -77,26 +82,22 @@ class ClientStream implements StreamSink {
   ) {}
 
   start(status: number): void {
-    const { response, requestId } = this.state
-    const headers = relayHeaders(response, requestId)
-    headers['content-type'] = 'text/event-stream'
-    headers['cache-control'] = 'no-cache'
-    // No Connection header of our own: Node writes keep-alive or close, as the client asked and as
-    // it will then do (a fixed keep-alive told a closing client the connection would stay open).
-    headers['x-accel-buffering'] = 'no'
-    response.writeHead(status, headers)
+    this.status = status
   }
 
   write(chunk: Buffer, resume: () => void): boolean {
     const output = this.transformer.push(chunk)
     const response = this.state.response
-    if (output.length === 0 || response.destroyed || response.write(output)) return true
+    if (output.length === 0 || response.destroyed) return true
+    if (!this.began) this.begin()
+    if (response.write(output)) return true
     response.once('drain', resume)
     return false
   }
 
   end(brokeOff: Error | undefined): void {
     const { state, transformer, notes } = this
+    this.brokeOff = brokeOff
     if (brokeOff) {
       notes.push(state.clientGone ? 'client disconnected before the end' : 'upstream stream broke off')
     }
@@ -104,14 +105,39 @@ class ClientStream implements StreamSink {
     if (transformer.streamError) notes.push(`upstream error in stream: ${transformer.streamError.message}`)
     // finish() always runs: it flushes a last event (and its usage) that had no trailing blank line.
     const tail = transformer.finish()
-    if (!state.response.destroyed) state.response.end(tail)
+    if (state.response.destroyed) return
+    // No event reached the client, and a closing [DONE] alone would tell it nothing: see outcome().
+    if (!this.began && (tail.length === 0 || tail === DONE_EVENT)) return
+    if (!this.began) this.begin()
+    state.response.end(tail)
   }
 
   /** The charge for what the stream carried (after end()). */
   outcome(input: AttemptInput): AttemptOutcome {
     const { transformer } = this
+    if (!this.began && !this.state.clientGone) {
+      const error = this.brokeOff
+        ? transportError(this.brokeOff)
+        : localError(502, 'empty_stream', 'the upstream stream ended before any event', {
+            retryable: true,
+            type: 'upstream_error',
+          })
+      return { kind: 'failed', error }
+    }
     // The transformer reads the generated text only if chargeFor asks (no usage reported).
     const charge = chargeFor(input.cost, input.promptEstimate, transformer.usage, transformer)
     return { kind: 'served', charge, notes: this.notes }
+  }
+
+  private begin(): void {
+    this.began = true
+    const { response, requestId } = this.state
+    const headers = relayHeaders(response, requestId)
+    headers['content-type'] = 'text/event-stream'
+    headers['cache-control'] = 'no-cache'
+    // No Connection header of our own: Node writes keep-alive or close, as the client asked and as
+    // it will then do (a fixed keep-alive told a closing client the connection would stay open).
+    headers['x-accel-buffering'] = 'no'
+    response.writeHead(this.status, headers)
   }
 }

@@ -21,7 +21,7 @@ interface Tier {
 export class ChannelRouter {
   private index = new Map<string, Tier[]>()
   private channels = new Map<number, RoutedChannel>()
-  private readonly cooldowns = new Map<number, { failures: number; until: number }>()
+  private readonly cooldowns = new Map<number, { failures: number; until: number; lastFailure: number }>()
   private reloadTimer: NodeJS.Timeout | undefined
   private loading: Promise<void> | undefined
   private closed = false
@@ -137,12 +137,18 @@ export class ChannelRouter {
     return cooling.length > 0 ? this.pickWeighted(cooling) : undefined
   }
 
-  /** A retryable failure (429, 5xx, timeout): back off exponentially, 5 s up to 5 min. */
+  /**
+   * A retryable failure (429, 5xx, timeout). A channel that keeps failing (FAILURES_BEFORE_COOLDOWN
+   * in a row, no success between, each within FAILURE_WINDOW_MS of the last) cools down for 5 s,
+   * doubling with each further failure up to 5 min; one stray error moves no traffic.
+   */
   reportFailure(channelId: number): void {
-    const state = this.cooldowns.get(channelId) ?? { failures: 0, until: 0 }
-    state.failures += 1
-    state.until = Date.now() + Math.min(5_000 * 2 ** (state.failures - 1), 300_000)
-    this.cooldowns.set(channelId, state)
+    const now = Date.now()
+    const state = this.cooldowns.get(channelId)
+    const failures = state && now - state.lastFailure <= FAILURE_WINDOW_MS ? state.failures + 1 : 1
+    const beyond = failures - FAILURES_BEFORE_COOLDOWN
+    const until = beyond >= 0 ? now + Math.min(5_000 * 2 ** beyond, 300_000) : 0
+    this.cooldowns.set(channelId, { failures, until, lastFailure: now })
   }
 
   reportSuccess(channelId: number): void {
@@ -161,6 +167,9 @@ export class ChannelRouter {
     return channels[channels.length - 1]
   }
 }
+
+const FAILURES_BEFORE_COOLDOWN = 3
+const FAILURE_WINDOW_MS = 60_000
 
 /** Weight 0 counts as 1 so an unweighted channel is never starved. */
 const weightOf = (channel: RoutedChannel): number => Math.max(channel.weight, 1)

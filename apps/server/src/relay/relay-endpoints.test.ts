@@ -199,6 +199,31 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
     const unlimited = await (await get('/dashboard/billing/subscription')).json()
     expect(unlimited).toMatchObject({ hard_limit_usd: 100_000_000 })
     expect((await get('/dashboard/billing/usage', 'sk-notakey')).status).toBe(401)
+    // A token that expires says when.
+    const expiresAt = Math.floor(Date.now() / 1000) + 3_600
+    const expiring = await fixture.createToken({ remain_quota: 1_000, expired_time: expiresAt })
+    expect(await (await get('/dashboard/billing/subscription', expiring.key)).json()).toMatchObject({
+      access_until: expiresAt,
+    })
+    // With the token figures off, the owner's; with currency off, quota units (usage stays in cents).
+    await fixture.setOption('DisplayTokenStatEnabled', false)
+    await fixture.setOption('DisplayInCurrencyEnabled', false)
+    try {
+      await fixture.db.updateTable('users').set({ used_quota: 250_000 }).where('id', '=', 1).execute()
+      const { user } = await fixture.balances(1, limited.id)
+      const owner = await (await get('/dashboard/billing/subscription', limited.key)).json()
+      expect(owner).toMatchObject({
+        hard_limit_usd: user.quota + user.used_quota,
+        soft_limit_usd: user.quota + user.used_quota,
+      })
+      expect(await (await get('/v1/dashboard/billing/usage', limited.key)).json()).toEqual({
+        object: 'list',
+        total_usage: 50, // 250 000 quota = $0.5 = 50 cents
+      })
+    } finally {
+      await fixture.setOption('DisplayTokenStatEnabled', true)
+      await fixture.setOption('DisplayInCurrencyEnabled', true)
+    }
   })
 
   it('answers 501 in OpenAI error shape for endpoints it does not serve', async () => {

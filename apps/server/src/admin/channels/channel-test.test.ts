@@ -156,7 +156,19 @@ describe('channel test, automatic disabling and enabling, balance', () => {
     expect(await testLogs(programDisabled)).toBe(1)
     // Its test passed and the program had disabled it: it is back.
     expect((await root.get(`/api/channel/${programDisabled}`)).body.data.status).toBe(1)
-    await runToTheEnd('all')
+    // A channel slower than ChannelDisableThreshold seconds is disabled by a test-all run.
+    await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' })
+    await root.put('/api/option/', { key: 'ChannelDisableThreshold', value: '1' })
+    const slow = await createChannel('sweep-slow', 'good-key', { models: ['sweep-slow-model'] })
+    mock.addFault({ match: { model: 'sweep-slow-model' }, delayMs: 1_300 })
+    try {
+      await runToTheEnd('all')
+    } finally {
+      await root.put('/api/option/', { key: 'ChannelDisableThreshold', value: '5' })
+      mock.clearFaults()
+    }
+    expect((await root.get(`/api/channel/${slow}`)).body.data.status).toBe(3)
+    expect((await root.get(`/api/channel/${enabled}`)).body.data.status).toBe(1)
     expect(await testLogs(enabled)).toBe(1)
     expect(await testLogs(programDisabled)).toBe(2)
     expect((await root.get(`/api/channel/${enabled}`)).body.data.test_time).toBeGreaterThan(0)

@@ -1,6 +1,7 @@
 import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
+import { startTestApp } from '../testing/test-app.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
 const MODEL = 'race-model'
@@ -19,16 +20,26 @@ describe.each(testDialects())('relay under concurrency on %s', (dialect) => {
       .create({ model: MODEL, max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] })
       .withResponse()
 
-  /** Fires every request at once; returns the request ids of the served ones and the refusals. */
-  async function burst(client: OpenAI) {
-    const results = await Promise.allSettled(Array.from({ length: PARALLEL }, () => ask(client)))
+  /**
+   * Fires every request at once, spread over the clients in turn; returns the request ids of the
+   * served ones and the refusals.
+   */
+  async function burst(...clients: OpenAI[]) {
+    const results = await Promise.allSettled(
+      Array.from({ length: PARALLEL }, (_, index) => ask(clients[index % clients.length]!)),
+    )
     const served: string[] = []
     const refused: unknown[] = []
-    for (const result of results) {
-      if (result.status === 'fulfilled') served.push(result.value.response.headers.get(REQUEST_ID) ?? '')
-      else refused.push(result.reason)
-    }
-    return { served, refused }
+    const servedBy = clients.map(() => 0)
+    results.forEach((result, index) => {
+      if (result.status === 'fulfilled') {
+        served.push(result.value.response.headers.get(REQUEST_ID) ?? '')
+        servedBy[index % clients.length]! += 1
+      } else {
+        refused.push(result.reason)
+      }
+    })
+    return { served, refused, servedBy }
   }
 
   function expectRefusedForQuota(refused: unknown[], code: string) {
@@ -108,5 +119,34 @@ describe.each(testDialects())('relay under concurrency on %s', (dialect) => {
     })
     expect(balances.token.used_quota).toBe(spent)
     await expectOneLogPerServedRequest(user.id, served)
+  }, 60_000)
+
+  it('never overspends a token served by two gateway nodes sharing the database', async () => {
+    // A second node: its own token cache, ledger and database connections, the same database.
+    const second = await startTestApp(dialect, {}, { shareDatabaseWith: fixture.server })
+    try {
+      const user = await fixture.createUser('racer-three', USER_QUOTA)
+      const tokenQuota = AFFORDABLE * reservation
+      const token = await fixture.createToken({ remain_quota: tokenQuota }, user.client)
+      const onSecond = new OpenAI({ apiKey: token.key, baseURL: `${second.baseUrl}/v1`, maxRetries: 0 })
+      const { served, refused, servedBy } = await burst(fixture.openai(token.key), onSecond)
+      expect(
+        servedBy.every((count) => count > 0),
+        `served by each node: ${servedBy}`,
+      ).toBe(true)
+
+      expect(served.length).toBeGreaterThanOrEqual(AFFORDABLE)
+      expect(served.length * CHARGE).toBeLessThanOrEqual(tokenQuota)
+      expectRefusedForQuota(refused, 'insufficient_token_quota')
+      await fixture.waitForLogs({ userId: user.id }, served.length)
+      const spent = served.length * CHARGE
+      expect(await fixture.balances(user.id, token.id)).toEqual({
+        user: { quota: USER_QUOTA - spent, used_quota: spent, request_count: served.length },
+        token: { remain_quota: tokenQuota - spent, used_quota: spent },
+      })
+      await expectOneLogPerServedRequest(user.id, served)
+    } finally {
+      await second.close()
+    }
   }, 60_000)
 })

@@ -57,6 +57,31 @@ describe.each(testDialects())('relay under concurrency on %s', (dialect) => {
     expect(logs.every((log) => log.quota === CHARGE)).toBe(true)
   }
 
+  /**
+   * What a burst against a limited token must leave: every refusal happened while what was
+   * reserved or spent left less than one reservation, so at least AFFORDABLE requests were served,
+   * never more than the quota pays for, and each served one is billed and logged exactly once.
+   */
+  async function expectTokenNeverOverspent(
+    userId: number,
+    tokenId: number,
+    tokenQuota: number,
+    { served, refused }: { served: string[]; refused: unknown[] },
+  ) {
+    expect(served.length).toBeGreaterThanOrEqual(AFFORDABLE)
+    expect(served.length * CHARGE).toBeLessThanOrEqual(tokenQuota)
+    expect(refused.length).toBe(PARALLEL - served.length)
+    expectRefusedForQuota(refused, 'insufficient_token_quota')
+    // Served requests are settled just after their answer; wait for the last of them.
+    await fixture.waitForLogs({ userId }, served.length)
+    const spent = served.length * CHARGE
+    expect(await fixture.balances(userId, tokenId)).toEqual({
+      user: { quota: USER_QUOTA - spent, used_quota: spent, request_count: served.length },
+      token: { remain_quota: tokenQuota - spent, used_quota: spent },
+    })
+    await expectOneLogPerServedRequest(userId, served)
+  }
+
   beforeAll(async () => {
     fixture = await RelayFixture.start(dialect)
     await fixture.setPrices({ [MODEL]: 1 }, { [MODEL]: 1 })
@@ -78,25 +103,10 @@ describe.each(testDialects())('relay under concurrency on %s', (dialect) => {
     const tokenQuota = AFFORDABLE * reservation
     const token = await fixture.createToken({ remain_quota: tokenQuota }, user.client)
     const upstreamBefore = fixture.mock.requests.length
-    const { served, refused } = await burst(fixture.openai(token.key))
-
-    // Every refusal happened while what was reserved or spent left less than one reservation, so
-    // at least AFFORDABLE requests were served; never more than the quota pays for.
-    expect(served.length).toBeGreaterThanOrEqual(AFFORDABLE)
-    expect(served.length * CHARGE).toBeLessThanOrEqual(tokenQuota)
-    expect(refused.length).toBe(PARALLEL - served.length)
-    expectRefusedForQuota(refused, 'insufficient_token_quota')
+    const outcome = await burst(fixture.openai(token.key))
     // Refused requests never reached the upstream.
-    expect(fixture.mock.requests.length - upstreamBefore).toBe(served.length)
-
-    // Served requests are settled just after their answer; wait for the last of them.
-    await fixture.waitForLogs({ userId: user.id }, served.length)
-    const spent = served.length * CHARGE
-    expect(await fixture.balances(user.id, token.id)).toEqual({
-      user: { quota: USER_QUOTA - spent, used_quota: spent, request_count: served.length },
-      token: { remain_quota: tokenQuota - spent, used_quota: spent },
-    })
-    await expectOneLogPerServedRequest(user.id, served)
+    expect(fixture.mock.requests.length - upstreamBefore).toBe(outcome.served.length)
+    await expectTokenNeverOverspent(user.id, token.id, tokenQuota, outcome)
   }, 60_000)
 
   it("never overspends a user's own quota through an unlimited token", async () => {
@@ -129,22 +139,12 @@ describe.each(testDialects())('relay under concurrency on %s', (dialect) => {
       const tokenQuota = AFFORDABLE * reservation
       const token = await fixture.createToken({ remain_quota: tokenQuota }, user.client)
       const onSecond = new OpenAI({ apiKey: token.key, baseURL: `${second.baseUrl}/v1`, maxRetries: 0 })
-      const { served, refused, servedBy } = await burst(fixture.openai(token.key), onSecond)
+      const outcome = await burst(fixture.openai(token.key), onSecond)
       expect(
-        servedBy.every((count) => count > 0),
-        `served by each node: ${servedBy}`,
+        outcome.servedBy.every((count) => count > 0),
+        `served by each node: ${outcome.servedBy}`,
       ).toBe(true)
-
-      expect(served.length).toBeGreaterThanOrEqual(AFFORDABLE)
-      expect(served.length * CHARGE).toBeLessThanOrEqual(tokenQuota)
-      expectRefusedForQuota(refused, 'insufficient_token_quota')
-      await fixture.waitForLogs({ userId: user.id }, served.length)
-      const spent = served.length * CHARGE
-      expect(await fixture.balances(user.id, token.id)).toEqual({
-        user: { quota: USER_QUOTA - spent, used_quota: spent, request_count: served.length },
-        token: { remain_quota: tokenQuota - spent, used_quota: spent },
-      })
-      await expectOneLogPerServedRequest(user.id, served)
+      await expectTokenNeverOverspent(user.id, token.id, tokenQuota, outcome)
     } finally {
       await second.close()
     }

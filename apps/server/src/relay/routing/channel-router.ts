@@ -2,6 +2,7 @@ import { ChannelStatus } from '@one-api/contracts'
 import type { Kysely } from 'kysely'
 import type { MainSchema } from '../../db/schema.ts'
 import type { EventBus } from '../../platform/event-bus.ts'
+import { ChannelCooldowns } from './channel-cooldowns.ts'
 import { type RoutedChannel, toRoutedChannel } from './routed-channel.ts'
 
 export const CHANNEL_CHANGED = 'channel-changed'
@@ -21,7 +22,7 @@ interface Tier {
 export class ChannelRouter {
   private index = new Map<string, Tier[]>()
   private channels = new Map<number, RoutedChannel>()
-  private readonly cooldowns = new Map<number, { failures: number; until: number; lastFailure: number }>()
+  private readonly cooldowns = new ChannelCooldowns()
   private reloadTimer: NodeJS.Timeout | undefined
   private loading: Promise<void> | undefined
   private closed = false
@@ -127,32 +128,22 @@ export class ChannelRouter {
       // A first attempt with no channel cooling down (the usual case) filters nothing: no copies.
       const available =
         excluded.size === 0 ? tier.channels : tier.channels.filter((channel) => !excluded.has(channel.id))
-      const healthy =
-        this.cooldowns.size === 0
-          ? available
-          : available.filter((channel) => (this.cooldowns.get(channel.id)?.until ?? 0) <= now)
+      const healthy = this.cooldowns.empty
+        ? available
+        : available.filter((channel) => !this.cooldowns.isCooling(channel.id, now))
       if (healthy.length > 0) return this.pickWeighted(healthy)
       if (cooling.length === 0) cooling = available
     }
     return cooling.length > 0 ? this.pickWeighted(cooling) : undefined
   }
 
-  /**
-   * A retryable failure (429, 5xx, timeout). A channel that keeps failing (FAILURES_BEFORE_COOLDOWN
-   * in a row, no success between, each within FAILURE_WINDOW_MS of the last) cools down for 5 s,
-   * doubling with each further failure up to 5 min; one stray error moves no traffic.
-   */
+  /** A retryable failure (429, 5xx, timeout); see ChannelCooldowns for when it cools the channel. */
   reportFailure(channelId: number): void {
-    const now = Date.now()
-    const state = this.cooldowns.get(channelId)
-    const failures = state && now - state.lastFailure <= FAILURE_WINDOW_MS ? state.failures + 1 : 1
-    const beyond = failures - FAILURES_BEFORE_COOLDOWN
-    const until = beyond >= 0 ? now + Math.min(5_000 * 2 ** beyond, 300_000) : 0
-    this.cooldowns.set(channelId, { failures, until, lastFailure: now })
+    this.cooldowns.failed(channelId, Date.now())
   }
 
   reportSuccess(channelId: number): void {
-    if (this.cooldowns.size > 0) this.cooldowns.delete(channelId)
+    this.cooldowns.succeeded(channelId)
   }
 
   private pickWeighted(channels: RoutedChannel[]): RoutedChannel {
@@ -167,9 +158,6 @@ export class ChannelRouter {
     return channels[channels.length - 1]
   }
 }
-
-const FAILURES_BEFORE_COOLDOWN = 3
-const FAILURE_WINDOW_MS = 60_000
 
 /** Weight 0 counts as 1 so an unweighted channel is never starved. */
 const weightOf = (channel: RoutedChannel): number => Math.max(channel.weight, 1)

@@ -52,6 +52,14 @@ const openRouter: Fetcher = async (channel, base) => {
 const siliconFlow: Fetcher = async (channel, base) =>
   Number((await getJson(`${base}/v1/user/info`, bearer(channel))).data?.totalBalance ?? 0)
 
+/** A provider's amount as a number; a missing or unreadable one is an error, not a balance of 0. */
+const finiteAmount = (value: unknown): number => {
+  const amount = Number(value)
+  if (value === null || value === undefined || value === '' || !Number.isFinite(amount)) {
+    throw new Error(`balance query answered no amount (${String(value)})`)
+  }
+  return amount
+}
 // OpenAI-SB takes the key in the query string and answers the credit as a decimal string, in its
 // own unit (the console shows it divided by 10,000, in yuan).
 const openAiSb: Fetcher = async (channel, base) => {
@@ -65,13 +73,6 @@ const aiProxy: Fetcher = async (channel, base) => {
     throw new Error(`balance query failed: code ${answer.error_code}, ${String(answer.message ?? '')}`)
   }
   return finiteAmount(answer.data?.totalPoints)
-}
-const finiteAmount = (value: unknown): number => {
-  const amount = Number(value)
-  if (value === null || value === undefined || value === '' || !Number.isFinite(amount)) {
-    throw new Error(`balance query answered no amount (${String(value)})`)
-  }
-  return amount
 }
 
 const FETCHERS: Record<number, [Fetcher, string]> = {

@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads'
  * Far out, it is a backstop should the checkpointer fall behind, and the bound of the WAL file: with
  * a commit every 0.75 ms (one connection) the checkpointer's passive checkpoints never catch up
  * before the next commit, so the WAL is reset only after a commit runs this one. 16,384 pages keep
- * the file at 64 MB (50,000 let it reach 196 MB); under concurrent load the WAL stays near 40 MB,
+ * the file at 64 MB (50,000 let it reach 196 MB); under concurrent load the WAL peaked at 40-51 MB,
  * below it. At one connection it then fires every few seconds, copying only what the checkpointer
  * has not yet: no change in the added p50 or p99 measured (0.29-0.32 and 1.3-1.6 ms, three probes).
  */

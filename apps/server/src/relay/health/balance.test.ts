@@ -117,6 +117,31 @@ describe('channel balance queries', () => {
     failing = undefined
   })
 
+  it.each([
+    // type, the path whose answer lacks the amount, that answer
+    [1, '/v1/dashboard/billing/subscription', { has_payment_method: false }],
+    [1, '/v1/dashboard/billing/usage', { object: 'list' }],
+    [4, '/dashboard/billing/credit_grants', { object: 'credit_summary' }],
+    [13, '/dashboard/billing/credit_grants', { total_available: null }],
+    [20, '/api/v1/credits', { data: { total_credits: 50 } }],
+    [36, '/user/balance', { is_available: true, balance_infos: [] }],
+    [44, '/v1/user/info', { code: 20000, data: { totalBalance: '' } }],
+    [44, '/v1/user/info', { code: 20000, data: { totalBalance: true } }],
+  ] as const)(
+    'type %i: an answer from %s without the amount is an error, not a balance of 0',
+    async (type, path, answer) => {
+      failing = path
+      failureBody = JSON.stringify(answer)
+      try {
+        const error = await fetchBalance(channel(type)).catch((caught: Error) => caught)
+        expect(error).toBeInstanceOf(Error)
+        expect(String(error)).toMatch(/no amount/)
+      } finally {
+        failing = undefined
+      }
+    },
+  )
+
   it("asks the provider's balance host for a channel on its relay host, and a mirror itself", () => {
     expect(balanceBase({ type: 10, baseUrl: 'https://api.aiproxy.io' })).toBe('https://aiproxy.io')
     expect(balanceBase({ type: 10, baseUrl: '' })).toBe('https://aiproxy.io')

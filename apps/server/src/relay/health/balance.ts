@@ -23,8 +23,17 @@ const getJson = async (url: string, headers: Record<string, string>): Promise<Re
 }
 const bearer = (channel: RoutedChannel) => ({ authorization: `Bearer ${channel.key}` })
 
+/** A provider's amount as a number; a missing or unreadable one is an error, not a balance of 0. */
+const finiteAmount = (value: unknown): number => {
+  const readable = typeof value === 'number' || (typeof value === 'string' && value.trim() !== '')
+  const amount = readable ? Number(value) : Number.NaN
+  if (!Number.isFinite(amount)) throw new Error(`balance query answered no amount (${String(value)})`)
+  return amount
+}
+
 const openAi: Fetcher = async (channel, base) => {
   const subscription = await getJson(`${base}/v1/dashboard/billing/subscription`, bearer(channel))
+  const limit = finiteAmount(subscription.hard_limit_usd)
   const now = new Date()
   const start = subscription.has_payment_method
     ? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))
@@ -34,32 +43,24 @@ const openAi: Fetcher = async (channel, base) => {
     `${base}/v1/dashboard/billing/usage?start_date=${day(start)}&end_date=${day(now)}`,
     bearer(channel),
   )
-  return Number(subscription.hard_limit_usd ?? 0) - Number(usage.total_usage ?? 0) / 100
+  // total_usage is in cents.
+  return limit - finiteAmount(usage.total_usage) / 100
 }
 const creditGrants: Fetcher = async (channel, base) =>
-  Number((await getJson(`${base}/dashboard/billing/credit_grants`, bearer(channel))).total_available ?? 0)
+  finiteAmount((await getJson(`${base}/dashboard/billing/credit_grants`, bearer(channel))).total_available)
 const deepSeek: Fetcher = async (channel, base) => {
-  const infos = (await getJson(`${base}/user/balance`, bearer(channel))).balance_infos as Array<
-    Record<string, string>
-  >
-  const entry = infos?.find((info) => info.currency === 'CNY') ?? infos?.[0]
-  return Number(entry?.total_balance ?? 0)
+  const infos = (await getJson(`${base}/user/balance`, bearer(channel))).balance_infos
+  const list = Array.isArray(infos) ? (infos as Array<Record<string, unknown>>) : []
+  const entry = list.find((info) => info?.currency === 'CNY') ?? list[0]
+  return finiteAmount(entry?.total_balance)
 }
 const openRouter: Fetcher = async (channel, base) => {
-  const data = (await getJson(`${base}/api/v1/credits`, bearer(channel))).data ?? {}
-  return Number(data.total_credits ?? 0) - Number(data.total_usage ?? 0)
+  const data = (await getJson(`${base}/api/v1/credits`, bearer(channel))).data
+  return finiteAmount(data?.total_credits) - finiteAmount(data?.total_usage)
 }
 const siliconFlow: Fetcher = async (channel, base) =>
-  Number((await getJson(`${base}/v1/user/info`, bearer(channel))).data?.totalBalance ?? 0)
+  finiteAmount((await getJson(`${base}/v1/user/info`, bearer(channel))).data?.totalBalance)
 
-/** A provider's amount as a number; a missing or unreadable one is an error, not a balance of 0. */
-const finiteAmount = (value: unknown): number => {
-  const amount = Number(value)
-  if (value === null || value === undefined || value === '' || !Number.isFinite(amount)) {
-    throw new Error(`balance query answered no amount (${String(value)})`)
-  }
-  return amount
-}
 // OpenAI-SB takes the key in the query string and answers the credit as a decimal string, in its
 // own unit (the console shows it divided by 10,000, in yuan).
 const openAiSb: Fetcher = async (channel, base) => {

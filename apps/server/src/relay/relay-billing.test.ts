@@ -222,6 +222,17 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
     )
   })
 
+  it('reserves max_tokens for each of the n choices asked for, so n cannot overspend a token', async () => {
+    // (500 + prompt + 300 × 3) × 0.45 is about 630 and fits 1 000; times n = 4 choices it does not.
+    const user = await billedUser('many-choices', { remain_quota: 1_000 })
+    const before = fixture.mock.requests.length
+    const refused = await relayFailure(ask(user.client, 'hello', { max_tokens: 300, n: 4 }))
+    expect(refused).toMatchObject({ status: 403, error: { code: 'insufficient_token_quota' } })
+    expect(fixture.mock.requests.length).toBe(before)
+    await ask(user.client, 'hello', { max_tokens: 300, n: 1 })
+    await fixture.waitForLogs({ userId: user.id }, 1)
+  })
+
   it("refuses a request that does not fit the user's own quota", async () => {
     const user = await fixture.createUser('poor-user', 100)
     const token: CreatedToken = await fixture.createToken({ unlimited_quota: true }, user.client)

@@ -204,6 +204,22 @@ describe.each(testDialects())('relay errors on %s', (dialect) => {
       param: 'max_completion_tokens',
       message: expect.stringMatching(/^max_completion_tokens must be a non-negative integer/),
     })
+    // A message that is not an object was a 500 from the prompt counter.
+    const nullMessage = await raw('{"model":"gpt-4o-mini","messages":[null]}', authorization)
+    expectOpenAiError(nullMessage, 400, 'invalid_request')
+    expect(nullMessage.error).toMatchObject({
+      param: 'messages',
+      message: expect.stringMatching(/^each message must be an object/),
+    })
+    const badChoices = await raw(
+      '{"model":"gpt-4o-mini","messages":[{"role":"user","content":"x"}],"n":0}',
+      authorization,
+    )
+    expectOpenAiError(badChoices, 400, 'invalid_request')
+    expect(badChoices.error).toMatchObject({
+      param: 'n',
+      message: expect.stringMatching(/^n must be an integer from 1 to 128/),
+    })
     expect(upstreamCount()).toBe(before)
   })
 

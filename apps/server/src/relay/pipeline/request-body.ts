@@ -8,6 +8,10 @@ export interface RelayBodyFacts {
   model: string
   stream: boolean
   clientWantsUsage: boolean
+  /**
+   * The most completion tokens the request can be billed for: max_tokens (or
+   * max_completion_tokens) times the completions it asks for (see completionsAsked).
+   */
   maxTokens?: number
 }
 
@@ -18,6 +22,8 @@ const DEFAULT_MODELS: Partial<Record<RelayMode, string>> = {
   'audio-translation': 'whisper-1',
 }
 const MAX_TOKENS_LIMIT = 2 ** 30
+// OpenAI's bounds: n 1-128 (chat and completions), best_of up to 20.
+const MAX_CHOICES = 128
 
 /** Parses and checks the body once, at the edge (reference §2.4 step 1 validation). */
 export function readRelayBody(
@@ -44,7 +50,9 @@ export function readRelayBody(
   const model = named || pathModel || DEFAULT_MODELS[mode]
   if (!model) throw invalid('model is required', 'model')
   checkModeFields(mode, record)
-  const maxTokens = readMaxTokens(record)
+  const completions = completionsAsked(mode, record)
+  const perCompletion = readMaxTokens(record)
+  const maxTokens = perCompletion && perCompletion * completions
   const streamOptions = record.stream_options as { include_usage?: unknown } | undefined
   return {
     json: record,
@@ -59,6 +67,9 @@ function checkModeFields(mode: RelayMode, record: Record<string, unknown>): void
   if (mode === 'chat' && (!Array.isArray(record.messages) || record.messages.length === 0)) {
     throw invalid('messages must be a non-empty array', 'messages')
   }
+  if (mode === 'chat' && !(record.messages as unknown[]).every(isMessageObject)) {
+    throw invalid('each message must be an object', 'messages')
+  }
   if (mode === 'completions' && record.prompt === undefined) throw invalid('prompt is required', 'prompt')
   if ((mode === 'embeddings' || mode === 'moderations') && record.input === undefined)
     throw invalid('input is required', 'input')
@@ -66,6 +77,31 @@ function checkModeFields(mode: RelayMode, record: Record<string, unknown>): void
   if (mode === 'audio-speech' && typeof record.input !== 'string') throw invalid('input is required', 'input')
   if (record.stream !== undefined && typeof record.stream !== 'boolean')
     throw invalid('stream must be a boolean', 'stream')
+}
+
+/**
+ * How many completions a chat or completions request is billed for, each up to max_tokens: `n`
+ * choices, and for legacy completions `best_of` when larger (OpenAI generates and bills best_of
+ * completions to return n) times each prompt of a prompt list.
+ * https://platform.openai.com/docs/api-reference/completions/create#completions-create-best_of
+ */
+function completionsAsked(mode: RelayMode, record: Record<string, unknown>): number {
+  if (mode !== 'chat' && mode !== 'completions') return 1
+  const n = readChoiceCount(record, 'n')
+  if (mode === 'chat') return n
+  const prompt = record.prompt
+  // A list of strings or of token lists is several prompts; a list of numbers is one tokenised prompt.
+  const prompts = Array.isArray(prompt) && prompt.some((item) => typeof item !== 'number') ? prompt.length : 1
+  return Math.max(n, readChoiceCount(record, 'best_of')) * Math.max(1, prompts)
+}
+
+function readChoiceCount(record: Record<string, unknown>, field: 'n' | 'best_of'): number {
+  const value = record[field]
+  if (value === undefined || value === null) return 1
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_CHOICES) {
+    throw invalid(`${field} must be an integer from 1 to ${MAX_CHOICES}`, field)
+  }
+  return value
 }
 
 function readMaxTokens(record: Record<string, unknown>): number | undefined {
@@ -77,6 +113,9 @@ function readMaxTokens(record: Record<string, unknown>): number | undefined {
   }
   return value > 0 ? value : undefined
 }
+
+const isMessageObject = (message: unknown): boolean =>
+  typeof message === 'object' && message !== null && !Array.isArray(message)
 
 function invalid(message: string, param: string | null = null): RelayError {
   return new RelayError(400, message, 'invalid_request', 'invalid_request_error', param)

@@ -186,4 +186,16 @@ describe('OpenAI stream transformer, whole-event fast path', () => {
     expect(String(transformer.push(Buffer.from(event.slice(0, 10))))).toBe('')
     expect(String(transformer.push(Buffer.from(event.slice(10))))).toBe(event)
   })
+
+  it('keeps every line of an event sent as several data lines, each as a data line', () => {
+    // JSON pretty-printed over two data lines (the SSE format joins them with a newline).
+    const { output, transformer } = run(
+      'data: {"choices":[{"index":0,\ndata: "delta":{"content":"Hi"}}]}\n\n',
+      false,
+    )
+    expect(output).toBe(
+      'data: {"choices":[{"index":0,\ndata: "delta":{"content":"Hi"}}]}\n\ndata: [DONE]\n\n',
+    )
+    expect(transformer.completionText).toBe('Hi')
+  })
 })

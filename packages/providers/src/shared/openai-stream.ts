@@ -271,7 +271,8 @@ class OpenAiStreamTransformer implements StreamTransformer {
     const text = payload.toString('latin1')
     if (this.judgeEvent(payload, text, 0, payload.length, findMarkers(text, this.options.mode === 'chat'))) {
       this.hold(payload, 0, payload.length)
-      this.output += `data: ${event.data}\n\n`
+      // An event of several data lines keeps them: each line goes out as a data line of its own.
+      this.output += `data: ${event.data.replaceAll('\n', '\ndata: ')}\n\n`
     }
   }
 

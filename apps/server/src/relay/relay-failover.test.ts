@@ -19,6 +19,7 @@ const MODELS = [
   'fo-weights',
   'fo-empty-stream',
   'fo-no-stream',
+  'fo-unsupported',
 ]
 
 describe.each(testDialects())('relay failover on %s', (dialect) => {
@@ -157,6 +158,23 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
       expect(count('sk-fo-none-primary') + count('sk-fo-none-backup')).toBe(
         before.primary + before.backup + 1,
       )
+    } finally {
+      await fixture.setOption('RetryTimes', 2)
+    }
+  })
+
+  it('skips a channel of a type it cannot serve without using up the only attempt', async () => {
+    const model = 'fo-unsupported'
+    // Anthropic's native API (type 14) has no adaptor yet; it sits in the top tier.
+    await fixture.addChannel({ models: [model], key: 'sk-fo-unsupported-native', priority: 10, type: 14 })
+    const served = await fixture.addChannel({ models: [model], key: 'sk-fo-unsupported-openai', priority: 0 })
+    await fixture.setOption('RetryTimes', 0)
+    try {
+      const completion = await chat(model)
+      expect(completion.choices[0].message.content).toBe('Hello from the mock upstream')
+      const [log] = await fixture.waitForLogs({ model }, 1)
+      expect(log.channel_id).toBe(served)
+      expect(count('sk-fo-unsupported-native')).toBe(0)
     } finally {
       await fixture.setOption('RetryTimes', 2)
     }

@@ -44,6 +44,16 @@ export interface RelayInput {
  * reserves quota first and refunds it if the attempt fails; a served request is settled exactly once.
  */
 export function createRelayHandler(context: AppContext, services: RelayServices, logger: FastifyBaseLogger) {
+  // Once per channel and process: the administrator learns why a channel never serves.
+  const warned = new Set<number>()
+  const warnUnsupported = (channel: RoutedChannel) => {
+    if (warned.has(channel.id)) return
+    warned.add(channel.id)
+    logger.warn(
+      { channelId: channel.id, channelType: channel.type },
+      'channel skipped: the relay has no adaptor for its type yet',
+    )
+  }
   return async function relay(input: RelayInput): Promise<void> {
     const { request, response, requestId } = input
     try {
@@ -72,7 +82,7 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
         state.clientGone = true
         state.upstreamCall?.cancel(new Error('the client closed the connection'))
       })
-      await serve(context, services, state)
+      await serve(context, services, state, warnUnsupported)
     } catch (error) {
       // Refused before any channel answered (auth, quota, bad body, no channel): counted under
       // channel and model "none", since the model named may be anything a client sends.
@@ -97,7 +107,12 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
   }
 }
 
-async function serve(context: AppContext, services: RelayServices, state: RelayState): Promise<void> {
+async function serve(
+  context: AppContext,
+  services: RelayServices,
+  state: RelayState,
+  warnUnsupported: (channel: RoutedChannel) => void,
+): Promise<void> {
   const { options } = context
   const { caller, facts } = state
   const group = caller.user.group
@@ -105,7 +120,11 @@ async function serve(context: AppContext, services: RelayServices, state: RelayS
   const attempts = caller.pinnedChannelId ? 1 : 1 + Math.max(0, options.number('RetryTimes'))
   let lastError: UpstreamError | undefined
   let unpriced: string | undefined
-  for (let attempt = 0; attempt < attempts; attempt++) {
+  let unsupported: RoutedChannel | undefined
+  // A channel this gateway cannot serve (no adaptor for its type, no price for its model) is
+  // skipped without using up one of the request's attempts.
+  for (let attempt = 0; attempt < attempts; ) {
+    if (caller.pinnedChannelId && excluded.has(caller.pinnedChannelId)) break
     const channel = caller.pinnedChannelId
       ? (services.router.channel(caller.pinnedChannelId) ??
         (await pinnedChannel(context, caller.pinnedChannelId)))
@@ -113,7 +132,11 @@ async function serve(context: AppContext, services: RelayServices, state: RelayS
     if (!channel) break
     excluded.add(channel.id)
     const adaptor = getAdaptor(channel.type)
-    if (!adaptor) continue
+    if (!adaptor) {
+      unsupported = channel
+      warnUnsupported(channel)
+      continue
+    }
     const mappedModel = channel.modelMapping[facts.model] || facts.model
     const pricing = resolvePricing(mappedModel, channel.type, group, {
       modelRatios: options.ratios('ModelRatio'),
@@ -124,6 +147,7 @@ async function serve(context: AppContext, services: RelayServices, state: RelayS
       unpriced = mappedModel
       continue
     }
+    attempt += 1
     checkProviderLimits(state.mode, mappedModel, facts.json)
     const cost: CostInput = {
       mode: state.mode,
@@ -191,7 +215,7 @@ async function serve(context: AppContext, services: RelayServices, state: RelayS
     if (outcome.error.retryable) services.router.reportFailure(channel.id)
     context.channelHealth?.reportFailure(channel, outcome.error)
     if (state.clientGone || !outcome.error.retryable) break
-    if (attempt + 1 < attempts) services.metrics.recordRetry(labels.channel, labels.model)
+    if (attempt < attempts) services.metrics.recordRetry(labels.channel, labels.model)
   }
   if (state.clientGone) return
   if (lastError) {
@@ -206,6 +230,13 @@ async function serve(context: AppContext, services: RelayServices, state: RelayS
       `The model ${unpriced} has no price: an administrator must set its ratio (ModelRatio) before it can be used`,
       'model_price_not_set',
       'invalid_request_error',
+    )
+  }
+  if (unsupported) {
+    throw new RelayError(
+      503,
+      `No available channel for model ${facts.model} in group ${group}: its channels are of a type this gateway does not serve`,
+      'no_available_channel',
     )
   }
   throw new RelayError(

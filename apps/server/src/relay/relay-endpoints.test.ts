@@ -68,6 +68,18 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
     })
   })
 
+  it('reads an embedding asked for with "stream": true as the plain answer it is', async () => {
+    // Only chat and completions stream; this was a 502 (stream expected) that cooled channels down.
+    const response = await fetch(`${fixture.baseUrl}/v1/embeddings`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'text-embedding-3-small', input: 'one two', stream: true }),
+    })
+    expect(response.status).toBe(200)
+    expect(((await response.json()) as { data: unknown[] }).data).toHaveLength(1)
+    expect(await fixture.logFor(response.headers.get(REQUEST_ID))).toMatchObject({ prompt_tokens: 2 })
+  })
+
   it('relays moderations with the default model', async () => {
     const moderation = await client.moderations.create({ input: 'flag-me now' })
     expect(moderation.results[0].flagged).toBe(true)

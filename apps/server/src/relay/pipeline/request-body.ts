@@ -57,7 +57,10 @@ export function readRelayBody(
   return {
     json: record,
     model,
-    stream: record.stream === true,
+    // Only chat and completions stream here; `stream` elsewhere is left to the upstream, and an
+    // answer is read as the mode's usual one (a stream expected of an embedding made it a 502
+    // that cooled the channel down).
+    stream: record.stream === true && (mode === 'chat' || mode === 'completions'),
     clientWantsUsage: streamOptions?.include_usage === true,
     maxTokens,
   }

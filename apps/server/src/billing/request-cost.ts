@@ -52,7 +52,18 @@ export function estimatePromptTokens(input: CostInput): number {
   return 0
 }
 
+/**
+ * The quota held before the upstream call. A priced request holds at least 1, so that it needs a
+ * token and user with something left even when its estimate is 0 (an audio upload with
+ * PreConsumedQuota 0): a reservation of 0 checks nothing, and such requests spent past 0.
+ */
 export function reservationFor(input: CostInput, promptTokens: number, preConsumedQuota: number): number {
+  const { modelRatio, groupRatio } = input.pricing
+  const amount = estimatedReservation(input, promptTokens, preConsumedQuota)
+  return modelRatio * groupRatio > 0 ? Math.max(1, amount) : amount
+}
+
+function estimatedReservation(input: CostInput, promptTokens: number, preConsumedQuota: number): number {
   const { modelRatio, groupRatio, completionRatio } = input.pricing
   if (input.mode === 'images') return imageQuota(input)
   if (input.mode === 'audio-speech') {

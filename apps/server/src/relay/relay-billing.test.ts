@@ -1,4 +1,5 @@
 import type OpenAI from 'openai'
+import { toFile } from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type CreatedToken, expectedQuota, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
@@ -53,14 +54,19 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
 
   beforeAll(async () => {
     fixture = await RelayFixture.start(dialect)
-    const ratios = { [MODEL]: MODEL_RATIO, [NO_USAGE]: MODEL_RATIO, [CACHED]: MODEL_RATIO }
+    const ratios = {
+      [MODEL]: MODEL_RATIO,
+      [NO_USAGE]: MODEL_RATIO,
+      [CACHED]: MODEL_RATIO,
+      'whisper-1': 15,
+    }
     await fixture.setPrices(ratios, {
       [MODEL]: COMPLETION_RATIO,
       [NO_USAGE]: COMPLETION_RATIO,
       [CACHED]: COMPLETION_RATIO,
     })
     await fixture.setOption('GroupRatio', JSON.stringify({ default: GROUP_RATIO, vip: 1, svip: 1 }))
-    channel = await fixture.addChannel({ models: [MODEL, NO_USAGE, CACHED] })
+    channel = await fixture.addChannel({ models: [MODEL, NO_USAGE, CACHED, 'whisper-1'] })
   })
   afterAll(async () => {
     await fixture?.close()
@@ -224,13 +230,33 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
 
   it('reserves max_tokens for each of the n choices asked for, so n cannot overspend a token', async () => {
     // (500 + prompt + 300 × 3) × 0.45 is about 630 and fits 1 000; times n = 4 choices it does not.
-    const user = await billedUser('many-choices', { remain_quota: 1_000 })
+    const user = await billedUser('many-choice', { remain_quota: 1_000 })
     const before = fixture.mock.requests.length
     const refused = await relayFailure(ask(user.client, 'hello', { max_tokens: 300, n: 4 }))
     expect(refused).toMatchObject({ status: 403, error: { code: 'insufficient_token_quota' } })
     expect(fixture.mock.requests.length).toBe(before)
     await ask(user.client, 'hello', { max_tokens: 300, n: 1 })
     await fixture.waitForLogs({ userId: user.id }, 1)
+  })
+
+  it('needs quota left for a priced request whose estimate is 0 (an upload with PreConsumedQuota 0)', async () => {
+    await fixture.setOption('PreConsumedQuota', 0)
+    try {
+      const user = await billedUser('empty-audio', { remain_quota: 0 })
+      const before = fixture.mock.requests.length
+      const upload = await toFile(Buffer.from('RIFF fake wave', 'latin1'), 'a.wav', { type: 'audio/wav' })
+      const refused = await relayFailure(
+        user.client.audio.transcriptions.create({ model: 'whisper-1', file: upload }),
+      )
+      expect(refused).toMatchObject({ status: 403, error: { code: 'insufficient_token_quota' } })
+      expect(fixture.mock.requests.length).toBe(before)
+      expect((await fixture.balances(user.id, user.token.id)).token).toEqual({
+        remain_quota: 0,
+        used_quota: 0,
+      })
+    } finally {
+      await fixture.setOption('PreConsumedQuota', 500)
+    }
   })
 
   it("refuses a request that does not fit the user's own quota", async () => {

@@ -9,6 +9,7 @@ export {
 } from './shared/openai-stream.ts'
 export { type SseEvent, SseParser } from './shared/sse.ts'
 export {
+  clientFacingError,
   type ErrorFields,
   extractErrorFields,
   localError,

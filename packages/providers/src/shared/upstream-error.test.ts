@@ -35,7 +35,14 @@ describe('upstream error mapping', () => {
     expect(mapUpstreamError(400, body({ error: { message: 'x' } }))).toMatchObject({ retryable: false })
     expect(mapUpstreamError(404, body({}))).toMatchObject({ retryable: false, disableChannel: false })
     expect(mapUpstreamError(503, body({}))).toMatchObject({ retryable: true, disableChannel: false })
-    expect(mapUpstreamError(403, body({}))).toMatchObject({ retryable: true, disableChannel: true })
+    expect(mapUpstreamError(401, body({}))).toMatchObject({ retryable: true, disableChannel: true })
+    // A 403 may concern one model only (OpenAI: "Project ... does not have access to model ...").
+    const modelAccess = {
+      error: { message: 'Project proj_1 does not have access to model gpt-x', code: 'model_not_found' },
+    }
+    expect(mapUpstreamError(403, body(modelAccess))).toMatchObject({ retryable: true, disableChannel: false })
+    const denied = { error: { message: 'denied', type: 'permission_error' } }
+    expect(mapUpstreamError(403, body(denied))).toMatchObject({ retryable: true, disableChannel: true })
     const quota = { error: { message: 'You exceeded your current quota', type: 'insufficient_quota' } }
     expect(mapUpstreamError(429, body(quota))).toMatchObject({ retryable: true, disableChannel: true })
     const policy = { error: { message: 'rejected', code: 'content_policy_violation' } }
@@ -46,7 +53,20 @@ describe('upstream error mapping', () => {
     const error = { error: { message: 'load balancer busy, credit to the team', type: 'server_error' } }
     expect(mapUpstreamError(500, body(error)).disableChannel).toBe(false)
     const low = { error: { message: 'Your credit balance is too low to access the API' } }
-    expect(mapUpstreamError(400, body(low)).disableChannel).toBe(true)
+    expect(mapUpstreamError(402, body(low)).disableChannel).toBe(true)
+    expect(mapUpstreamError(200, body({ error: { message: '账户已欠费' } })).disableChannel).toBe(true)
+  })
+
+  it('never disables a channel for words a client can make a 400 repeat', () => {
+    const echo = {
+      error: {
+        message: 'Unrecognized request argument supplied: incorrect api key',
+        type: 'invalid_request_error',
+      },
+    }
+    expect(mapUpstreamError(400, body(echo))).toMatchObject({ retryable: false, disableChannel: false })
+    const untyped = { message: "Invalid value: 'your access was terminated'", type: 'BadRequestError' }
+    expect(mapUpstreamError(422, body(untyped)).disableChannel).toBe(false)
   })
 
   it('reads Retry-After seconds and reports 2xx error bodies as a bad gateway', () => {

@@ -87,19 +87,33 @@ export function extractErrorFields(status: number, body: Buffer | string): Error
   return message ? { ...fallback, message } : fallback
 }
 
-/** Whether the error says the channel's key or account is dead (reference §2.6). */
+/**
+ * Statuses whose messages are read for the phrases above, besides 2xx bodies carrying an error.
+ * Not 400 and the like: their messages can repeat what the client sent ("Unrecognized request
+ * argument supplied: <a field name of the client's>"), and a client must never be able to
+ * disable a channel with words of its own choosing.
+ */
+const PHRASE_STATUSES = new Set([401, 402, 403, 429])
+
+/**
+ * Whether the error says the channel's key or account is dead (reference §2.6): a 401, an error
+ * type or code that means so, or one of the phrases in an answer that speaks of the account. A
+ * 403 alone does not: OpenAI also answers 403 for one model the key may not use.
+ */
 export function shouldDisableChannel(status: number, fields: ErrorFields): boolean {
-  if (status === 401 || status === 403) return true
+  if (status === 401) return true
   if (DISABLING_TYPES.has(fields.type)) return true
   if (typeof fields.code === 'string' && DISABLING_CODES.has(fields.code)) return true
+  if (!PHRASE_STATUSES.has(status) && !(status >= 200 && status < 300)) return false
   const message = fields.message.toLowerCase()
   return DISABLING_PHRASES.some((phrase) => message.includes(phrase))
 }
 
 function isRetryable(status: number, fields: ErrorFields, disableChannel: boolean): boolean {
   if (typeof fields.code === 'string' && CONTENT_POLICY_CODES.has(fields.code)) return false
-  // A dead key or exhausted account on this channel says nothing about the next channel.
-  if (disableChannel) return true
+  // A dead key or exhausted account on this channel says nothing about the next channel, and
+  // neither does a 403 for a model this channel's key may not use.
+  if (disableChannel || status === 403) return true
   return status === 408 || status === 429 || status >= 500
 }
 
@@ -121,7 +135,7 @@ export function mapUpstreamError(
   const fields = extractErrorFields(status, body)
   // A 2xx carrying an error object is still a failure; report it as a bad gateway.
   const clientStatus = status >= 200 && status < 300 ? 502 : status
-  const disableChannel = shouldDisableChannel(clientStatus, fields)
+  const disableChannel = shouldDisableChannel(status, fields)
   return {
     kind: 'error',
     status: clientStatus,
@@ -129,6 +143,25 @@ export function mapUpstreamError(
     retryable: isRetryable(clientStatus, fields, disableChannel),
     disableChannel,
     retryAfterSeconds: retryAfter(headers),
+  }
+}
+
+/**
+ * What the client is told of a failed upstream call. A channel whose key or account the upstream
+ * refused is the gateway's problem, not the client's: the upstream's 401 would tell the client its
+ * own key is wrong, and the upstream's message may quote part of the channel's key. Such errors
+ * are answered 503 with a message of the gateway's; the full error goes to the channel's health
+ * monitor and the administrator.
+ */
+export function clientFacingError(error: UpstreamError): UpstreamError {
+  if (!error.disableChannel) return error
+  return {
+    ...error,
+    status: 503,
+    type: 'upstream_error',
+    param: null,
+    code: 'channel_unavailable',
+    message: `The upstream provider refused the credentials or the account of the channel (upstream status ${error.status})`,
   }
 }
 

@@ -100,7 +100,11 @@ describe('channel test, automatic disabling and enabling, balance', () => {
         headers: { authorization: `Bearer ${token.body.data.key}-${id}`, 'content-type': 'application/json' },
         body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
       })
-      expect(answer.status).toBeGreaterThanOrEqual(400)
+      // The client is not told its own key is wrong (401), nor shown the upstream's message.
+      expect(answer.status).toBe(503)
+      const text = await answer.text()
+      expect(JSON.parse(text).error).toMatchObject({ type: 'upstream_error', code: 'channel_unavailable' })
+      expect(text).not.toMatch(/wrong-key|Incorrect API key/)
       expect(mock.requests.at(-1)?.headers.authorization).toBe('Bearer wrong-key')
     }
     await relayOnce()

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ChannelStatus } from '@one-api/contracts'
 import {
+  clientFacingError,
   getAdaptor,
   type RelayMode,
   type RelayRequest,
@@ -219,9 +220,10 @@ async function serve(
   }
   if (state.clientGone) return
   if (lastError) {
-    recordMetrics(services, state, { channel: 'none', model: facts.model }, lastError.status)
-    const body = toOpenAiErrorBody(lastError, ` (request id: ${state.requestId})`)
-    sendAnswer(state.response, state.requestId, lastError.status, 'application/json', body)
+    const answer = clientFacingError(lastError)
+    recordMetrics(services, state, { channel: 'none', model: facts.model }, answer.status)
+    const body = toOpenAiErrorBody(answer, ` (request id: ${state.requestId})`)
+    sendAnswer(state.response, state.requestId, answer.status, 'application/json', body)
     return
   }
   if (unpriced) {

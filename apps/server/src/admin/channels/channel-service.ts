@@ -58,9 +58,32 @@ export async function updateChannelById(context: AppContext, id: number, patch: 
   await announce(context, [id])
 }
 
-/** Status changes from elsewhere (channel tests, automatic disabling and enabling). */
-export function setChannelStatus(context: AppContext, id: number, status: number): Promise<void> {
-  return updateChannelById(context, id, { status })
+/**
+ * A status change the program makes (automatic disabling and enabling): applied only while the
+ * channel still has the status `from`, so a change an administrator made in the meantime (a
+ * channel disabled by hand while a test of all channels ran) is never overwritten. False when the
+ * channel had another status, or is gone.
+ */
+export async function moveChannelStatus(
+  context: AppContext,
+  id: number,
+  from: number,
+  to: number,
+): Promise<boolean> {
+  const moved = await context.db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('channels')
+      .set({ status: to })
+      .where('id', '=', id)
+      .where('status', '=', from)
+      .executeTakeFirst()
+    if (Number(result.numUpdatedRows) !== 1) return false
+    const channel = await findChannelById(trx, id)
+    if (channel) await rebuildAbilities(trx, channel)
+    return true
+  })
+  if (moved) await announce(context, [id])
+  return moved
 }
 
 export async function deleteChannelById(context: AppContext, id: number): Promise<void> {

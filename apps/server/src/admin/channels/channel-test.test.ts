@@ -126,6 +126,25 @@ describe('channel test, automatic disabling and enabling, balance', () => {
     expect((await root.get(`/api/channel/${id}`)).body.data.status).toBe(2)
   })
 
+  it('never overwrites a status an administrator set while a test or a failure was in flight', async () => {
+    const monitor = server.context.channelHealth!
+    const id = await createChannel('hand-set', 'good-key')
+    // Disabled by hand after a test-all run read it as program-disabled, whose test then passed.
+    await root.put('/api/channel/', { id, status: 2 })
+    await monitor.enable(id, 'hand-set')
+    expect((await root.get(`/api/channel/${id}`)).body.data.status).toBe(2)
+    // Failures that arrive after a hand disable do not turn it into a program disable (which
+    // automatic enabling would later lift).
+    await monitor.disable(id, 'hand-set', 'late failure')
+    expect((await root.get(`/api/channel/${id}`)).body.data.status).toBe(2)
+    // The program's own switches still work on the statuses they are for.
+    await root.put('/api/channel/', { id, status: 1 })
+    await monitor.disable(id, 'hand-set', 'key refused')
+    expect((await root.get(`/api/channel/${id}`)).body.data.status).toBe(3)
+    await monitor.enable(id, 'hand-set')
+    expect((await root.get(`/api/channel/${id}`)).body.data.status).toBe(1)
+  })
+
   it('disables at once a channel whose explicit test proves its key is rejected', async () => {
     const id = await createChannel('revoked', 'wrong-key')
     const result = await root.get(`/api/channel/test/${id}`)

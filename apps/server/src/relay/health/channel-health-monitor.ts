@@ -1,7 +1,7 @@
 import { ChannelStatus } from '@one-api/contracts'
 import type { UpstreamError } from '@one-api/providers'
 import type { FastifyBaseLogger } from 'fastify'
-import { setChannelStatus } from '../../admin/channels/channel-service.ts'
+import { moveChannelStatus } from '../../admin/channels/channel-service.ts'
 import type { AppContext } from '../../app-context.ts'
 import type { RoutedChannel } from '../routing/routed-channel.ts'
 import type { ChannelHealth } from './channel-health.ts'
@@ -43,7 +43,9 @@ export class ChannelHealthMonitor implements ChannelHealth {
 
   async disable(id: number, name: string, reason: string): Promise<void> {
     try {
-      await setChannelStatus(this.context, id, ChannelStatus.autoDisabled)
+      // Only an enabled channel: one disabled meanwhile (by hand, or already by the program) stays so.
+      if (!(await moveChannelStatus(this.context, id, ChannelStatus.enabled, ChannelStatus.autoDisabled)))
+        return
       await notifyRoot(
         this.context,
         this.logger,
@@ -56,7 +58,9 @@ export class ChannelHealthMonitor implements ChannelHealth {
   }
 
   async enable(id: number, name: string): Promise<void> {
-    await setChannelStatus(this.context, id, ChannelStatus.enabled)
+    // Only a channel the program disabled: one an administrator disabled (or enabled) meanwhile is left.
+    if (!(await moveChannelStatus(this.context, id, ChannelStatus.autoDisabled, ChannelStatus.enabled)))
+      return
     await notifyRoot(
       this.context,
       this.logger,

@@ -4,8 +4,8 @@ import type { RoutedChannel } from '../routing/routed-channel.ts'
 /** Channel failure accounting and the automatic status switches (see channel-health-monitor.ts). */
 export interface ChannelHealth {
   reportFailure(channel: RoutedChannel, error: UpstreamError): void
-  /** Sets status 3 (disabled by the program) and tells root. */
+  /** Sets status 3 (disabled by the program) and tells root, if the channel is still enabled. */
   disable(id: number, name: string, reason: string): Promise<void>
-  /** Sets status 1 and tells root. */
+  /** Sets status 1 and tells root, if the program disabled the channel and it still is. */
   enable(id: number, name: string): Promise<void>
 }

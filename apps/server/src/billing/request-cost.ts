@@ -35,7 +35,7 @@ export interface Charge {
   quota: number
   promptTokens: number
   completionTokens: number
-  /** True when the upstream gave no usage and the tokens were counted here. */
+  /** True when some of the tokens were counted here: the upstream reported none, or not all. */
   estimated: boolean
 }
 
@@ -124,8 +124,13 @@ export function chargeFor(
     }
   }
   const hasUsage = usage !== undefined && usage.promptTokens + usage.completionTokens > 0
-  const promptTokens = hasUsage ? usage.promptTokens : promptEstimate
-  const completionTokens = hasUsage ? usage.completionTokens : localCompletionTokens(input, generated)
+  // A count the upstream left out (and its total does not give) is made locally, never taken as 0.
+  const promptMissing = !hasUsage || usage.promptMissing === true
+  const completionMissing = !hasUsage || usage.completionMissing === true
+  const promptTokens = promptMissing ? promptEstimate : usage.promptTokens
+  const completionTokens = completionMissing
+    ? localCompletionTokens(input, generated)
+    : usage.completionTokens
   const quota = computeTextQuota({
     promptTokens,
     completionTokens,
@@ -134,7 +139,7 @@ export function chargeFor(
     completionRatio,
     groupRatio,
   })
-  return { quota, promptTokens, completionTokens, estimated: !hasUsage }
+  return { quota, promptTokens, completionTokens, estimated: promptMissing || completionMissing }
 }
 
 /** How one count of a request's text is made: its own budget of exact counting (see CountBudget). */

@@ -14,6 +14,10 @@ export interface Usage {
   /** Completion tokens spent on hidden reasoning (a subset of completionTokens). */
   readonly reasoningTokens: number
   readonly totalTokens: number
+  /** Set when the upstream reported no prompt count and none follows from its total: count locally. */
+  readonly promptMissing?: true
+  /** Set when the upstream reported no completion count and none follows from its total. */
+  readonly completionMissing?: true
 }
 
 const count = (value: unknown): number | undefined =>
@@ -32,17 +36,26 @@ export function normaliseUsage(raw: unknown): Usage | undefined {
   const completion = count(raw.completion_tokens) ?? count(raw.output_tokens)
   const total = count(raw.total_tokens)
   if (prompt === undefined && completion === undefined && total === undefined) return undefined
-  const promptTokens = prompt ?? 0
-  const completionTokens = completion ?? 0
-  return {
-    promptTokens,
-    completionTokens,
+  // A count left out follows from the total when the other one is there (embeddings report only
+  // prompt_tokens and total_tokens); otherwise it is marked missing, never read as 0.
+  const promptTokens = prompt ?? (completion !== undefined ? remainder(total, completion) : undefined)
+  const completionTokens = completion ?? (prompt !== undefined ? remainder(total, prompt) : undefined)
+  const usage: { -readonly [K in keyof Usage]: Usage[K] } = {
+    promptTokens: promptTokens ?? 0,
+    completionTokens: completionTokens ?? 0,
     cachedTokens: detail(raw.prompt_tokens_details ?? raw.input_tokens_details, 'cached_tokens'),
     reasoningTokens: detail(raw.completion_tokens_details ?? raw.output_tokens_details, 'reasoning_tokens'),
-    // Embeddings report only prompt_tokens and total_tokens; some providers omit the total.
-    totalTokens: total ?? promptTokens + completionTokens,
+    // Some providers omit the total.
+    totalTokens: total ?? (promptTokens ?? 0) + (completionTokens ?? 0),
   }
+  if (promptTokens === undefined) usage.promptMissing = true
+  if (completionTokens === undefined) usage.completionMissing = true
+  return usage
 }
+
+/** `total - part`, when there is a total and it is not below the part. */
+const remainder = (total: number | undefined, part: number): number | undefined =>
+  total !== undefined && total >= part ? total - part : undefined
 
 /** True when the usage carries a count worth billing from (one-api treats total 0 as "no usage"). */
 export const hasTokens = (usage: Usage | undefined): usage is Usage =>

@@ -35,7 +35,7 @@ export function consumeLog(
 ): NewLog {
   const { caller } = state
   let content = ratioLine(pricing, state.mode === 'chat' || state.mode === 'completions')
-  if (charge.estimated) content += '; tokens counted locally (the upstream reported no usage)'
+  if (charge.estimated) content += '; tokens counted locally where the upstream reported none'
   for (const note of notes) content += `; ${note}`
   return {
     user_id: caller.user.id,

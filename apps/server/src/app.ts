@@ -18,6 +18,10 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger']
 }
 
+const IDLE_SWEEP_MS = 100
+/** After the server closed (its connections are gone), how long relay requests may take to settle. */
+const RELAY_DRAIN_TIMEOUT_MS = 10_000
+
 /** Builds the whole HTTP application without listening (tests inject or listen on port 0). */
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   // The relay's POST routes are served by a lean handler in front of Fastify (ARCHITECTURE §3a):
@@ -45,9 +49,21 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     return503OnClosing: true,
   })
   relayFront = createRelayFront(context, context.relay, app.log)
+  // Shutting down: new relay requests are refused; connections whose answer ends later are closed
+  // as soon as they fall idle (Node closes only those idle when the close begins, and keep-alive
+  // would hold the others for its whole timeout); relay requests still at work, cut off or not,
+  // finish their billing and logs before the ledger and the log writer close (main.ts).
+  let idleSweep: NodeJS.Timeout | undefined
   app.addHook('preClose', (done) => {
     relayFront?.close()
+    idleSweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS)
     done()
+  })
+  app.addHook('onClose', async () => {
+    clearInterval(idleSweep)
+    if (relayFront && !(await relayFront.drained(RELAY_DRAIN_TIMEOUT_MS))) {
+      app.log.warn('relay requests still at work after the server closed; closing without them')
+    }
   })
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id)

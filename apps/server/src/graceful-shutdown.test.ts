@@ -11,96 +11,148 @@ import { ApiClient } from './testing/http-client.ts'
 const root = new URL('../../../', import.meta.url).pathname
 const SLOW_MODEL = 'gpt-4o-mini+chunk-delay-ms=150+chunks=10'
 
+interface ServerProcess {
+  child: ChildProcess
+  exited: Promise<number | null>
+  baseUrl: string
+  databasePath: string
+}
+
+/** The real server in a process of its own, on a fresh SQLite file, ready for requests. */
+async function startServer(shutdownTimeoutSeconds: number): Promise<ServerProcess> {
+  const port = await freePort()
+  const baseUrl = `http://127.0.0.1:${port}`
+  const databasePath = join(mkdtempSync(join(tmpdir(), 'one-api-shutdown-')), 'one-api.db')
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      SQLITE_PATH: databasePath,
+      INITIAL_ROOT_PASSWORD: 'root-password-1',
+      LOG_LEVEL: 'warn',
+      SHUTDOWN_TIMEOUT: String(shutdownTimeoutSeconds),
+    },
+    stdio: 'ignore',
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  for (let attempt = 0; attempt < 150; attempt++) {
+    const ready = await fetch(`${baseUrl}/api/status`).then(
+      (response) => response.ok,
+      () => false,
+    )
+    if (ready) break
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return { child, exited, baseUrl, databasePath }
+}
+
 describe('graceful shutdown of the server process', () => {
   let mock: MockUpstream
-  let child: ChildProcess
-  let exited: Promise<number | null>
-  let baseUrl: string
-  const databasePath = join(mkdtempSync(join(tmpdir(), 'one-api-shutdown-')), 'one-api.db')
+  const servers: ServerProcess[] = []
 
   beforeAll(async () => {
     mock = await startMockUpstream()
-    const port = await freePort()
-    baseUrl = `http://127.0.0.1:${port}`
-    child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH,
-        PORT: String(port),
-        SQLITE_PATH: databasePath,
-        INITIAL_ROOT_PASSWORD: 'root-password-1',
-        LOG_LEVEL: 'warn',
-        SHUTDOWN_TIMEOUT: '20',
-      },
-      stdio: 'ignore',
-    })
-    exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)))
-    for (let attempt = 0; attempt < 150; attempt++) {
-      const ready = await fetch(`${baseUrl}/api/status`).then(
-        (response) => response.ok,
-        () => false,
-      )
-      if (ready) break
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-  }, 60_000)
+  })
   afterAll(async () => {
-    child?.kill('SIGKILL')
+    for (const server of servers) server.child.kill('SIGKILL')
     await mock?.close()
   })
 
-  it('lets an in-flight stream finish after SIGTERM, bills it, writes its log, then exits', async () => {
-    const admin = new ApiClient(baseUrl)
+  /** A server with a channel for `model`, and root's default token; returns what a client needs. */
+  async function serverWithChannel(model: string, shutdownTimeoutSeconds: number) {
+    const server = await startServer(shutdownTimeoutSeconds)
+    servers.push(server)
+    const admin = new ApiClient(server.baseUrl)
     await admin.login('root', 'root-password-1')
     const created = await admin.post('/api/channel/', {
       name: 'slow',
       type: 50,
       key: 'k',
       base_url: `${mock.url}/v1`,
-      models: [SLOW_MODEL],
+      models: [model],
     })
     expect(created.status).toBe(200)
-    await admin.put('/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [SLOW_MODEL]: 1 }) })
+    await admin.put('/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [model]: 1 }) })
     await new Promise((resolve) => setTimeout(resolve, 300))
-    const database = new SqliteDatabase(databasePath, { readonly: true })
+    const database = new SqliteDatabase(server.databasePath, { readonly: true })
     const { key } = database.prepare('select key from tokens where user_id = 1').get() as { key: string }
     database.close()
+    const stream = () =>
+      fetch(`${server.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'count slowly' }] }),
+      })
+    return { server, stream }
+  }
 
-    const response = await fetch(`${baseUrl}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        model: SLOW_MODEL,
-        stream: true,
-        messages: [{ role: 'user', content: 'count slowly' }],
-      }),
-    })
-    expect(response.status).toBe(200)
-    const reader = response.body!.getReader()
-    const first = await reader.read()
-    expect(first.done).toBe(false)
-    child.kill('SIGTERM')
-    let text = new TextDecoder().decode(first.value)
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      text += new TextDecoder().decode(value)
-    }
-    expect(text.trim().endsWith('data: [DONE]')).toBe(true)
-    expect((text.match(/"content":"[^"]+"/g) ?? []).length).toBe(10)
-    expect(await exited).toBe(0)
+  /** Root's consume logs and counters after the server stopped. */
+  function billing(databasePath: string) {
     const after = new SqliteDatabase(databasePath, { readonly: true })
-    const log = after
+    const logs = after
       .prepare('select completion_tokens, quota, is_stream from logs where type = 2')
       .all() as Array<{ completion_tokens: number; quota: number }>
     const user = after.prepare('select request_count, used_quota from users where id = 1').get() as {
       request_count: number
       used_quota: number
     }
+    const token = after.prepare('select used_quota from tokens where user_id = 1').get() as {
+      used_quota: number
+    }
     after.close()
-    expect(log).toHaveLength(1)
-    expect(log[0].completion_tokens).toBe(10)
+    return { logs, user, token }
+  }
+
+  async function readAll(response: Response, first: Uint8Array): Promise<string> {
+    const reader = response.body!.getReader()
+    let text = new TextDecoder().decode(first)
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }))
+      if (done) break
+      text += new TextDecoder().decode(value)
+    }
+    return text
+  }
+
+  it('lets an in-flight stream finish after SIGTERM, bills it, writes its log, then exits', async () => {
+    const { server, stream } = await serverWithChannel(SLOW_MODEL, 20)
+    const response = await stream()
+    expect(response.status).toBe(200)
+    const reader = response.body!.getReader()
+    const first = await reader.read()
+    expect(first.done).toBe(false)
+    reader.releaseLock()
+    server.child.kill('SIGTERM')
+    const text = await readAll(response, first.value!)
+    expect(text.trim().endsWith('data: [DONE]')).toBe(true)
+    expect((text.match(/"content":"[^"]+"/g) ?? []).length).toBe(10)
+    expect(await server.exited).toBe(0)
+    const { logs, user } = billing(server.databasePath)
+    expect(logs).toHaveLength(1)
+    expect(logs[0].completion_tokens).toBe(10)
     expect(user.request_count).toBe(1)
-    expect(user.used_quota).toBe(log[0].quota)
+    expect(user.used_quota).toBe(logs[0].quota)
+  }, 60_000)
+
+  it('bills and logs a stream the shutdown deadline cut off before the ledger and the logs close', async () => {
+    // 40 chunks 150 ms apart outlast a 1 s deadline.
+    const { server, stream } = await serverWithChannel('gpt-4o-mini+chunk-delay-ms=150+chunks=40', 1)
+    const response = await stream()
+    expect(response.status).toBe(200)
+    const reader = response.body!.getReader()
+    const first = await reader.read()
+    reader.releaseLock()
+    server.child.kill('SIGTERM')
+    const text = await readAll(response, first.value!)
+    expect(text).not.toContain('data: [DONE]')
+    expect(await server.exited).toBe(0)
+    const { logs, user, token } = billing(server.databasePath)
+    // What was generated until the cut is billed once, and the figures agree.
+    expect(logs).toHaveLength(1)
+    expect(logs[0].completion_tokens).toBeGreaterThan(0)
+    expect(logs[0].completion_tokens).toBeLessThan(40)
+    expect(user).toEqual({ request_count: 1, used_quota: logs[0].quota })
+    expect(token.used_quota).toBe(logs[0].quota)
   }, 60_000)
 })

@@ -54,10 +54,17 @@ export async function createRelayServices(
     upstream,
     metrics: new RelayMetrics(),
     async close() {
-      router.close()
-      ledger.close()
-      await logWriter.close()
-      await upstream.close()
+      // Each part is closed even when one before it fails: the logs are flushed whatever happens.
+      try {
+        router.close()
+        ledger.close()
+      } finally {
+        try {
+          await logWriter.close()
+        } finally {
+          await upstream.close()
+        }
+      }
     },
   }
 }

@@ -31,6 +31,11 @@ export interface RelayFront {
   handle(request: IncomingMessage, response: ServerResponse): boolean
   /** The server is shutting down: new relay requests are refused with 503. */
   close(): void
+  /**
+   * Resolves once every relay request in flight has finished its work, billing and log included
+   * (at the latest after `timeoutMs`): the ledger and the log writer must not close before.
+   */
+  drained(timeoutMs: number): Promise<boolean>
 }
 
 /**
@@ -47,6 +52,7 @@ export function createRelayFront(
   // One line per relay request, as Fastify writes for its own routes, when the level asks for it.
   const logRequests = ['trace', 'debug', 'info'].includes(String(logger.level))
   let closing = false
+  const inFlight = new Set<Promise<void>>()
   return {
     handle(request, response) {
       if (request.method !== 'POST') return false
@@ -90,7 +96,8 @@ export function createRelayFront(
           )
           return
         }
-        void relay({
+        // relay() never rejects: every failure is answered inside it.
+        const served = relay({
           request,
           response,
           requestId,
@@ -101,11 +108,25 @@ export function createRelayFront(
           body,
           clientIp: clientIp(request),
         })
+        inFlight.add(served)
+        void served.finally(() => inFlight.delete(served))
       })
       return true
     },
     close() {
       closing = true
+    },
+    async drained(timeoutMs) {
+      let timer: NodeJS.Timeout | undefined
+      const timedOut = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs)
+      })
+      const done = Promise.all([...inFlight]).then(() => true)
+      try {
+        return await Promise.race([done, timedOut])
+      } finally {
+        clearTimeout(timer)
+      }
     },
   }
 }

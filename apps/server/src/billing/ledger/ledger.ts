@@ -23,6 +23,8 @@ const RESERVE_BATCH_SIZE = 256
 // is not busy its turns take microseconds, and a lone request is committed in its own turn.
 const CONCURRENT_BATCH = 4
 const CONCURRENT_TURNS = 8
+// How long a failed settlement or refund on PostgreSQL or MySQL waits before each new try.
+const SETTLE_RETRY_DELAYS_MS = [20, 100, 500, 2_000]
 // While the query builder holds the connection in a transaction, how soon to try again.
 const BUSY_CONNECTION_RETRY_MS = 1
 
@@ -199,34 +201,36 @@ export class Ledger implements ChargeQueue {
       return
     }
     const delta = actual - reservation.amount
-    await this.db.transaction().execute(async (trx) => {
-      if (delta !== 0) {
+    await withRetries(() =>
+      this.db.transaction().execute(async (trx) => {
+        if (delta !== 0) {
+          await trx
+            .updateTable('tokens')
+            .set({
+              remain_quota: sql`case when unlimited_quota = ${true} then remain_quota else remain_quota - ${delta} end`,
+              used_quota: sql`used_quota + ${delta}`,
+            })
+            .where('id', '=', reservation.tokenId)
+            .execute()
+        }
         await trx
-          .updateTable('tokens')
+          .updateTable('users')
           .set({
-            remain_quota: sql`case when unlimited_quota = ${true} then remain_quota else remain_quota - ${delta} end`,
-            used_quota: sql`used_quota + ${delta}`,
+            quota: sql`quota - ${delta}`,
+            used_quota: sql`used_quota + ${actual}`,
+            request_count: sql`request_count + 1`,
           })
-          .where('id', '=', reservation.tokenId)
+          .where('id', '=', reservation.userId)
           .execute()
-      }
-      await trx
-        .updateTable('users')
-        .set({
-          quota: sql`quota - ${delta}`,
-          used_quota: sql`used_quota + ${actual}`,
-          request_count: sql`request_count + 1`,
-        })
-        .where('id', '=', reservation.userId)
-        .execute()
-      if (actual !== 0 && channelId > 0) {
-        await trx
-          .updateTable('channels')
-          .set({ used_quota: sql`used_quota + ${actual}` })
-          .where('id', '=', channelId)
-          .execute()
-      }
-    })
+        if (actual !== 0 && channelId > 0) {
+          await trx
+            .updateTable('channels')
+            .set({ used_quota: sql`used_quota + ${actual}` })
+            .where('id', '=', channelId)
+            .execute()
+        }
+      }),
+    )
   }
 
   /**
@@ -312,21 +316,40 @@ export class Ledger implements ChargeQueue {
       this.flushInBackground()
       return
     }
-    await this.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('tokens')
-        .set({
-          remain_quota: sql`case when unlimited_quota = ${true} then remain_quota else remain_quota + ${amount} end`,
-          used_quota: sql`used_quota - ${amount}`,
-        })
-        .where('id', '=', reservation.tokenId)
-        .execute()
-      await trx
-        .updateTable('users')
-        .set({ quota: sql`quota + ${amount}` })
-        .where('id', '=', reservation.userId)
-        .execute()
-    })
+    await withRetries(() =>
+      this.db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('tokens')
+          .set({
+            remain_quota: sql`case when unlimited_quota = ${true} then remain_quota else remain_quota + ${amount} end`,
+            used_quota: sql`used_quota - ${amount}`,
+          })
+          .where('id', '=', reservation.tokenId)
+          .execute()
+        await trx
+          .updateTable('users')
+          .set({ quota: sql`quota + ${amount}` })
+          .where('id', '=', reservation.userId)
+          .execute()
+      }),
+    )
+  }
+}
+
+/**
+ * Runs a settlement or refund transaction (PostgreSQL, MySQL) again when it fails: a deadlock, a
+ * serialization failure or a dropped connection must not lose a charge or keep a reservation for
+ * good (SQLite keeps failed batches queued instead). Each try is a whole transaction, so a failed
+ * one applied nothing. The last failure is thrown.
+ */
+async function withRetries<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await work()
+    } catch (error) {
+      if (attempt >= SETTLE_RETRY_DELAYS_MS.length) throw error
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_RETRY_DELAYS_MS[attempt]))
+    }
   }
 }
 

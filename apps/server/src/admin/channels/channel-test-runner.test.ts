@@ -16,7 +16,8 @@ describe('CHANNEL_TEST_FREQUENCY', () => {
     vi.advanceTimersByTime(5 * 60_000 - 1)
     expect(start).not.toHaveBeenCalled()
     vi.advanceTimersByTime(1)
-    expect(start).toHaveBeenCalledWith('all')
+    // Scheduled runs tell root only about failures (the second argument).
+    expect(start).toHaveBeenCalledWith('all', true)
     vi.advanceTimersByTime(10 * 60_000)
     expect(start).toHaveBeenCalledTimes(3)
     runner.close()

@@ -20,15 +20,19 @@ export class ChannelTestRunner {
 
   schedule(minutes: number | undefined): void {
     if (!minutes) return
-    this.timer = setInterval(() => this.start('all'), minutes * 60_000)
+    // A scheduled run tells root only when some channel failed: every few minutes otherwise.
+    this.timer = setInterval(() => this.start('all', true), minutes * 60_000)
     this.timer.unref()
   }
 
-  /** Starts a run unless one is already going; returns whether it started. */
-  start(scope: 'all' | 'disabled'): boolean {
+  /**
+   * Starts a run unless one is already going; returns whether it started. Root is told when it
+   * ends (as one-api does), or with `onlyFailures` only when some channel failed.
+   */
+  start(scope: 'all' | 'disabled', onlyFailures = false): boolean {
     if (this.running) return false
     this.running = true
-    void this.run(scope).finally(() => {
+    void this.run(scope, onlyFailures).finally(() => {
       this.running = false
     })
     return true
@@ -38,7 +42,7 @@ export class ChannelTestRunner {
     return this.running
   }
 
-  private async run(scope: 'all' | 'disabled'): Promise<void> {
+  private async run(scope: 'all' | 'disabled', onlyFailures: boolean): Promise<void> {
     const { context } = this
     let query = context.db.selectFrom('channels').selectAll()
     if (scope === 'disabled')
@@ -57,6 +61,7 @@ export class ChannelTestRunner {
       if (context.config.POLLING_INTERVAL > 0)
         await new Promise((resolve) => setTimeout(resolve, context.config.POLLING_INTERVAL * 1000))
     }
+    if (onlyFailures && failed === 0) return
     await notifyRoot(
       context,
       this.logger,

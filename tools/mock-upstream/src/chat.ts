@@ -133,6 +133,20 @@ function chatBody(
   })
 }
 
+/** A stream that fails after its headers: one error event in OpenAI's shape, then [DONE]. */
+const STREAM_ERROR = script(2, (index) =>
+  index === 0
+    ? `data: ${JSON.stringify({
+        error: {
+          message: 'The server had an error while processing your request. Sorry about that!',
+          type: 'server_error',
+          param: null,
+          code: null,
+        },
+      })}\n\n`
+    : 'data: [DONE]\n\n',
+)
+
 export function handleChat(
   response: ServerResponse,
   json: Record<string, unknown>,
@@ -158,6 +172,7 @@ export function handleChat(
     )
     return
   }
+  if (faults.streamError) return writeStream(response, STREAM_ERROR, faults)
   const build = () => chatStream(model, tool, pieces, finishReason, usage)
   return writeStream(response, pieces <= JOIN_LIMIT ? remember(key, build) : build(), faults)
 }

@@ -24,6 +24,8 @@ export interface FaultPlan {
   noUsage?: boolean
   /** Number of generated content pieces (= completion_tokens). */
   chunks?: number
+  /** Streams: answer 200 with one error event and [DONE], as providers do when they fail after the headers. */
+  streamError?: boolean
   /** Override prompt_tokens. */
   promptTokens?: number
   /** Report this many of the prompt tokens as read from the prompt cache (at most all of them). */
@@ -43,6 +45,7 @@ const DIRECTIVES: Record<string, keyof FaultPlan> = {
   'chunk-delay-ms': 'chunkDelayMs',
   'cut-after': 'cutAfterChunks',
   'no-usage': 'noUsage',
+  'stream-error': 'streamError',
   chunks: 'chunks',
   'prompt-tokens': 'promptTokens',
   'cached-tokens': 'cachedTokens',
@@ -53,8 +56,8 @@ const MAX_CHUNKS = 10_000_000
 function setDirective(plan: FaultPlan, key: string, raw: string): void {
   const field = DIRECTIVES[key]
   if (!field) return
-  if (field === 'noUsage') {
-    plan.noUsage = raw !== 'false' && raw !== '0'
+  if (field === 'noUsage' || field === 'streamError') {
+    plan[field] = raw !== 'false' && raw !== '0'
     return
   }
   const value = Number(raw)

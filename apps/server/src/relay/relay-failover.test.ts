@@ -20,6 +20,8 @@ const MODELS = [
   'fo-empty-stream',
   'fo-no-stream',
   'fo-unsupported',
+  'fo-stream-error',
+  'fo-stream-errors',
 ]
 
 describe.each(testDialects())('relay failover on %s', (dialect) => {
@@ -112,6 +114,44 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
     expect([count(primaryKey), count(backupKey)]).toEqual([1, 1])
     const logs = await fixture.waitForLogs({ model: 'fo-empty-stream' }, 1)
     expect(logs.map((log) => log.channel_id)).toEqual([backup])
+  })
+
+  it('moves a stream whose first event is an error to the next channel, and answers that error if all fail', async () => {
+    const { backup, primaryKey, backupKey } = await pair('fo-stream-error')
+    fixture.mock.addFault({ match: { keyContains: primaryKey }, streamError: true })
+    const stream = await client.chat.completions.create({
+      model: 'fo-stream-error',
+      messages: [{ role: 'user', content: 'one two three' }],
+      stream: true,
+    })
+    let text = ''
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
+    expect(text).toBe('Hello from the mock upstream')
+    expect([count(primaryKey), count(backupKey)]).toEqual([1, 1])
+    const logs = await fixture.waitForLogs({ model: 'fo-stream-error' }, 1)
+    expect(logs.map((log) => log.channel_id)).toEqual([backup])
+
+    // Every channel fails so: the client gets the upstream's error as an error, not a 200 stream.
+    const failing = await pair('fo-stream-errors')
+    fixture.mock.addFault({ match: { model: 'fo-stream-errors' }, streamError: true })
+    const token = await fixture.createToken({ remain_quota: 1_000_000 })
+    const answer = await relayFailure(
+      fixture.openai(token.key).chat.completions.create({
+        model: 'fo-stream-errors',
+        messages: [{ role: 'user', content: 'one two three' }],
+        stream: true,
+      }),
+    )
+    expect(answer.status).toBe(502)
+    expect(answer.error.message).toMatch(/^The server had an error while processing your request/)
+    expect([count(failing.primaryKey), count(failing.backupKey)]).toEqual([1, 1])
+    expect(await fixture.consumeLogs({ model: 'fo-stream-errors' })).toHaveLength(0)
+    const row = await fixture.db
+      .selectFrom('tokens')
+      .select(['remain_quota', 'used_quota'])
+      .where('id', '=', token.id)
+      .executeTakeFirstOrThrow()
+    expect(row).toEqual({ remain_quota: 1_000_000, used_quota: 0 })
   })
 
   it('answers an error and charges nothing when every stream breaks off before any event', async () => {

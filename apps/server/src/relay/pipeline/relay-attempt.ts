@@ -89,7 +89,10 @@ class ClientStream implements StreamSink {
     const output = this.transformer.push(chunk)
     const response = this.state.response
     if (output.length === 0 || response.destroyed) return true
-    if (!this.began) this.begin()
+    if (!this.began) {
+      if (this.carriesNothingYet(output)) return true
+      this.begin()
+    }
     if (response.write(output)) return true
     response.once('drain', resume)
     return false
@@ -107,7 +110,7 @@ class ClientStream implements StreamSink {
     const tail = transformer.finish()
     if (state.response.destroyed) return
     // No event reached the client, and a closing [DONE] alone would tell it nothing: see outcome().
-    if (!this.began && (tail.length === 0 || tail === DONE_EVENT)) return
+    if (!this.began && (tail.length === 0 || this.carriesNothingYet(tail))) return
     if (!this.began) this.begin()
     state.response.end(tail)
   }
@@ -118,15 +121,27 @@ class ClientStream implements StreamSink {
     if (!this.began && !this.state.clientGone) {
       const error = this.brokeOff
         ? transportError(this.brokeOff)
-        : localError(502, 'empty_stream', 'the upstream stream ended before any event', {
+        : (transformer.streamError ??
+          localError(502, 'empty_stream', 'the upstream stream ended before any event', {
             retryable: true,
             type: 'upstream_error',
-          })
+          }))
       return { kind: 'failed', error }
     }
     // The transformer reads the generated text only if chargeFor asks (no usage reported).
     const charge = chargeFor(input.cost, input.promptEstimate, transformer.usage, transformer)
     return { kind: 'served', charge, notes: this.notes }
+  }
+
+  /**
+   * True for what must not start the client's response: a lone [DONE], or the error event of a
+   * stream that failed before its first choice (the attempt fails then, is refunded and may move
+   * to another channel, where the client would otherwise get a 200 with only the error, billed).
+   * Read only before the response began.
+   */
+  private carriesNothingYet(output: string | Buffer): boolean {
+    if (output.length === DONE_EVENT.length && String(output) === DONE_EVENT) return true
+    return this.transformer.streamError !== undefined && !String(output).includes('"choices"')
   }
 
   private begin(): void {

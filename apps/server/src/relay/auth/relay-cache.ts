@@ -48,6 +48,13 @@ const MAX_ENTRIES = 100_000
 export class RelayCache {
   private readonly tokens = new Map<string, Entry<CachedToken>>()
   private readonly users = new Map<number, Entry<CachedUser>>()
+  /**
+   * Counts the changes announced so far. A row read while a change was announced may be the row
+   * from before it: it is used for the request that asked, but not cached, or a disabled token
+   * could work until the TTL runs out.
+   */
+  private tokenChanges = 0
+  private userChanges = 0
 
   constructor(
     private readonly db: Kysely<MainSchema>,
@@ -55,10 +62,12 @@ export class RelayCache {
     private readonly ttlMs: number,
   ) {
     bus.subscribe(TOKEN_CHANGED, (key) => {
+      this.tokenChanges += 1
       if (key === '*') this.tokens.clear()
       else this.tokens.delete(key.replace(/^sk-/, ''))
     })
     bus.subscribe(USER_CHANGED, (id) => {
+      this.userChanges += 1
       if (id === '*') this.users.clear()
       else this.users.delete(Number(id))
     })
@@ -79,6 +88,7 @@ export class RelayCache {
   }
 
   private async loadToken(key: string): Promise<CachedToken | undefined> {
+    const changes = this.tokenChanges
     const row = await this.db.selectFrom('tokens').selectAll().where('key', '=', key).executeTakeFirst()
     const value = row
       ? {
@@ -94,11 +104,12 @@ export class RelayCache {
           subnets: parseSubnets(row.subnet),
         }
       : undefined
-    this.remember(this.tokens, key, value)
+    if (changes === this.tokenChanges) this.remember(this.tokens, key, value)
     return value
   }
 
   private async loadUser(id: number): Promise<CachedUser | undefined> {
+    const changes = this.userChanges
     const row = await this.db
       .selectFrom('users')
       .select(['id', 'username', 'status', 'role', 'group'])
@@ -113,7 +124,7 @@ export class RelayCache {
           group: row.group || 'default',
         }
       : undefined
-    this.remember(this.users, id, value)
+    if (changes === this.userChanges) this.remember(this.users, id, value)
     return value
   }
 

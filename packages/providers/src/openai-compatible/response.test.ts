@@ -36,6 +36,29 @@ describe('parseResponse', () => {
     })
   })
 
+  it('gives tool-call arguments, refusals and reasoning for a local count too, not only the content', () => {
+    const body = JSON.stringify({
+      choices: [
+        {
+          message: {
+            role: 'assistant',
+            content: null,
+            reasoning_content: 'think ',
+            tool_calls: [
+              { id: 'a', type: 'function', function: { name: 'f', arguments: '{"city":"Paris"}' } },
+              { id: 'b', type: 'function', function: { name: 'g', arguments: '{}' } },
+            ],
+          },
+        },
+        { message: { role: 'assistant', content: null, refusal: 'no' } },
+      ],
+    })
+    expect(parse(jsonRelayRequest('chat', { model: 'm' }), body)).toMatchObject({
+      usage: undefined,
+      completionText: 'think {"city":"Paris"}{}no',
+    })
+  })
+
   it('treats a 200 carrying an error object as an error, and invalid JSON as a retryable failure', () => {
     const error = JSON.stringify({ error: { message: 'quota', type: 'insufficient_quota' } })
     expect(parse(jsonRelayRequest('chat', { model: 'm' }), error)).toMatchObject({

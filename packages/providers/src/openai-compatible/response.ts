@@ -17,14 +17,33 @@ export function headerValue(headers: UpstreamResponse['headers'], name: string):
 
 const isJson = (contentType: string): boolean => contentType.toLowerCase().includes('json')
 
-/** Text of the generated choices, for a local token count (reference §2.8). */
+/**
+ * Text of the generated choices, for a local token count (reference §2.8): for chat the content,
+ * a refusal, the reasoning some providers return as `reasoning_content`, and the arguments of tool
+ * and function calls (one-api counted the content alone, so tool calls were free).
+ */
 function choicesText(json: Record<string, unknown>, mode: RelayRequest['mode']): string {
   if (!Array.isArray(json.choices)) return ''
   let text = ''
+  const add = (value: unknown) => {
+    if (typeof value === 'string') text += value
+  }
   for (const choice of json.choices) {
     if (!isRecord(choice)) continue
-    const value = mode === 'chat' && isRecord(choice.message) ? choice.message.content : choice.text
-    if (typeof value === 'string') text += value
+    if (mode !== 'chat' || !isRecord(choice.message)) {
+      add(choice.text)
+      continue
+    }
+    const message = choice.message
+    add(message.content)
+    add(message.refusal)
+    add(message.reasoning_content)
+    if (isRecord(message.function_call)) add(message.function_call.arguments)
+    if (Array.isArray(message.tool_calls)) {
+      for (const call of message.tool_calls) {
+        if (isRecord(call) && isRecord(call.function)) add(call.function.arguments)
+      }
+    }
   }
   return text
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { objectEnd, objectsHeldBy, stringValuesOf } from './json-scan.ts'
 
-const CONTENT = Buffer.from('content')
+const CONTENT = [Buffer.from('content')]
 const textsOf = (text: string) => stringValuesOf(Buffer.from(text), 0, Buffer.byteLength(text), CONTENT)
 /** The last object held by `key` in `text`, parsed; undefined when there is none or it is cut off. */
 function lastObject(text: string, key: string): unknown {

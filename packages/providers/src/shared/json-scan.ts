@@ -2,7 +2,7 @@
  * Cheap looks into serialised JSON without parsing it, for the relay's hot path:
  * - objectsHeldBy finds where objects held by given keys (usage, error) start, so only events
  *   and replies that have one are read;
- * - stringValuesOf reads the string values of one key (the generated text), stepping over every
+ * - stringValuesOf reads the string values of some keys (the generated text), stepping over every
  *   string whole, so text inside a value can never pass for a key.
  */
 
@@ -13,6 +13,11 @@ function sameBytes(buffer: Buffer, start: number, length: number, word: Buffer):
   if (length !== word.length) return false
   for (let index = 0; index < length; index++) if (buffer[start + index] !== word[index]) return false
   return true
+}
+
+function isOneOf(buffer: Buffer, start: number, length: number, words: readonly Buffer[]): boolean {
+  for (const word of words) if (sameBytes(buffer, start, length, word)) return true
+  return false
 }
 
 /** Index of the closing quote of the string opening at `open`, or -1 when it is cut off. */
@@ -46,8 +51,16 @@ export function objectEnd(buffer: Buffer, open: number, end: number): number {
   return -1
 }
 
-/** The decoded string values of every `key` key in the JSON bytes `buffer[start, end)`, in order. */
-export function stringValuesOf(buffer: Buffer, start: number, end: number, key: Buffer): string[] {
+/**
+ * The decoded string values of every key among `keys` in the JSON bytes `buffer[start, end)`, in
+ * order.
+ */
+export function stringValuesOf(
+  buffer: Buffer,
+  start: number,
+  end: number,
+  keys: readonly Buffer[],
+): string[] {
   const values: string[] = []
   let position = start
   while (position < end) {
@@ -65,7 +78,7 @@ export function stringValuesOf(buffer: Buffer, start: number, end: number, key: 
     }
     next += 1
     while (next < end && isJsonWhitespace(buffer[next])) next += 1
-    if (buffer[next] === 0x22 && sameBytes(buffer, position + 1, close - position - 1, key)) {
+    if (buffer[next] === 0x22 && isOneOf(buffer, position + 1, close - position - 1, keys)) {
       const valueEnd = stringEnd(buffer, next, end)
       if (valueEnd === -1) return values
       values.push(decodeJsonString(buffer, next, valueEnd))

@@ -198,4 +198,17 @@ describe('OpenAI stream transformer, whole-event fast path', () => {
     )
     expect(transformer.completionText).toBe('Hi')
   })
+
+  it('reads the arguments of streamed tool calls as generated text, for a local count', () => {
+    const call = (args: string) =>
+      chunk({ tool_calls: [{ index: 0, function: { arguments: args } }] }, { usage: null })
+    const { transformer } = run(
+      `${chunk({ role: 'assistant', content: null })}${call('{"a":')}${call('1}')}`,
+      false,
+    )
+    const wide = createOpenAiStreamTransformer({ mode: 'chat', dropUsageChunk: false })
+    wide.push(Buffer.from(`${call('{"city":')}${call('"Paris"}')}data: [DONE]\n\n`))
+    expect(wide.completionText).toBe('{"city":"Paris"}')
+    expect(transformer.completionText).toBe('{"a":1}')
+  })
 })

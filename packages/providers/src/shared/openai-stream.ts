@@ -34,9 +34,11 @@ const DATA_PREFIX = 'data: '
 const DONE_PAYLOAD = '[DONE]'
 /** Keys whose object value makes an event need reading: its usage, an error sent mid-stream. */
 const OBJECT_KEYS_TO_READ = ['usage', 'error']
-// Chat deltas carry `choices[].delta.content`; legacy completions carry `choices[].text`.
-const CHAT_TEXT_KEY = Buffer.from('content')
-const COMPLETIONS_TEXT_KEY = Buffer.from('text')
+// What a local count reads as generated: chat deltas carry `choices[].delta.content`, the
+// arguments of tool calls (and of the older function_call), refusals and the reasoning some
+// providers stream as `reasoning_content`; legacy completions carry `choices[].text`.
+const CHAT_TEXT_KEYS = ['content', 'arguments', 'refusal', 'reasoning_content'].map((key) => Buffer.from(key))
+const COMPLETIONS_TEXT_KEYS = [Buffer.from('text')]
 /** About 250k tokens of English: enough for any single completion we may need to count locally. */
 const DEFAULT_TEXT_CAP = 1 << 20
 /**
@@ -131,11 +133,11 @@ class OpenAiStreamTransformer implements StreamTransformer {
   private doneSent = false
   /** The line parser, made when a chunk first needs it (most streams never do). */
   private parser: SseParser | undefined
-  private readonly textKey: Buffer
+  private readonly textKeys: readonly Buffer[]
   private readonly textCap: number
 
   constructor(private readonly options: OpenAiStreamOptions) {
-    this.textKey = options.mode === 'chat' ? CHAT_TEXT_KEY : COMPLETIONS_TEXT_KEY
+    this.textKeys = options.mode === 'chat' ? CHAT_TEXT_KEYS : COMPLETIONS_TEXT_KEYS
     this.textCap = options.completionTextCap ?? DEFAULT_TEXT_CAP
   }
 
@@ -294,7 +296,7 @@ class OpenAiStreamTransformer implements StreamTransformer {
   private hold(buffer: Buffer, start: number, end: number): void {
     if (this.heldBytes + (end - start) > HELD_BYTES_LIMIT) {
       this.readHeldText()
-      this.appendText(stringValuesOf(buffer, start, end, this.textKey))
+      this.appendText(stringValuesOf(buffer, start, end, this.textKeys))
       return
     }
     const last = this.held.at(-1)
@@ -305,7 +307,7 @@ class OpenAiStreamTransformer implements StreamTransformer {
 
   private readHeldText(): void {
     for (const [buffer, start, end] of this.held) {
-      this.appendText(stringValuesOf(buffer, start, end, this.textKey))
+      this.appendText(stringValuesOf(buffer, start, end, this.textKeys))
     }
     this.held = []
     this.heldBytes = 0

@@ -59,6 +59,33 @@ describe('parseResponse', () => {
     })
   })
 
+  it('reads a streamed transcription for its text and usage, not its event framing', () => {
+    const events = [
+      { type: 'transcript.text.delta', delta: 'Hello' },
+      { type: 'transcript.text.delta', delta: ' world' },
+      {
+        type: 'transcript.text.done',
+        text: 'Hello world',
+        usage: { type: 'tokens', input_tokens: 10, output_tokens: 3, total_tokens: 13 },
+      },
+    ]
+    const body = `${events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join('')}data: [DONE]\n\n`
+    const request = jsonRelayRequest('audio-transcription', { model: 'gpt-4o-transcribe' })
+    const result = parse(request, body, { 'content-type': 'text/event-stream' })
+    expect(result).toMatchObject({
+      kind: 'response',
+      completionText: 'Hello world',
+      usage: { promptTokens: 10, completionTokens: 3, totalTokens: 13 },
+    })
+    if (result.kind === 'response') expect(result.body.toString()).toBe(body)
+    // Without a done event, the deltas are the text.
+    const cut = `data: ${JSON.stringify(events[0])}\n\n`
+    expect(parse(request, cut, { 'content-type': 'text/event-stream' })).toMatchObject({
+      completionText: 'Hello',
+      usage: undefined,
+    })
+  })
+
   it('treats a 200 carrying an error object as an error, and invalid JSON as a retryable failure', () => {
     const error = JSON.stringify({ error: { message: 'quota', type: 'insufficient_quota' } })
     expect(parse(jsonRelayRequest('chat', { model: 'm' }), error)).toMatchObject({

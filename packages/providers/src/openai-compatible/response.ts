@@ -60,8 +60,39 @@ export function subtitleText(subtitles: string): string {
     .join(' ')
 }
 
+/**
+ * A streamed transcription (`stream=true` in the upload), relayed as the whole stream once it
+ * ended: the text and usage of its `transcript.text.done` event, else the text of its deltas.
+ * Reading the event stream as plain text billed its JSON framing as spoken words.
+ * https://platform.openai.com/docs/api-reference/audio/transcript-text-done-event
+ */
+function parseTranscriptionStream(response: UpstreamResponse): ParsedResponse | UpstreamError {
+  let deltas = ''
+  let done: Record<string, unknown> | undefined
+  for (const line of response.body.toString('utf8').split(/\r?\n/)) {
+    if (!line.startsWith('data:')) continue
+    let event: unknown
+    try {
+      event = JSON.parse(line.slice(5))
+    } catch {
+      continue // [DONE] and anything else that is not an event of the API
+    }
+    if (!isRecord(event)) continue
+    if (isRecord(event.error)) return mapUpstreamError(response.status, line.slice(5), response.headers)
+    if (event.type === 'transcript.text.delta' && typeof event.delta === 'string') deltas += event.delta
+    if (event.type === 'transcript.text.done') done = event
+  }
+  return {
+    kind: 'response',
+    body: response.body,
+    usage: normaliseUsage(done?.usage),
+    completionText: typeof done?.text === 'string' ? done.text : deltas,
+  }
+}
+
 function parseTranscription(response: UpstreamResponse): ParsedResponse | UpstreamError {
   const contentType = headerValue(response.headers, 'content-type')
+  if (contentType.toLowerCase().includes('text/event-stream')) return parseTranscriptionStream(response)
   const text = response.body.toString('utf8')
   if (!isJson(contentType)) {
     // response_format text, srt or vtt

@@ -223,6 +223,18 @@ describe.each(testDialects())('relay errors on %s', (dialect) => {
     expect(upstreamCount()).toBe(before)
   })
 
+  it("passes an upstream's rate limit on with its Retry-After", async () => {
+    fixture.mock.addFault({ match: { model: 'gpt-4o' }, status: 429, times: 1 })
+    const response = await fetch(`${fixture.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${rootKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }),
+    })
+    expect(response.status).toBe(429)
+    expect(response.headers.get('retry-after')).toBe('1')
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('rate_limit_exceeded')
+  })
+
   it('answers 503 for a model no channel serves', async () => {
     const answer = await relayFailure(chat(fixture.openai(rootKey), 'no-such-model'))
     expectOpenAiError(answer, 503, 'no_available_channel')

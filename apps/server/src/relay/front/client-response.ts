@@ -20,9 +20,11 @@ export function sendAnswer(
   status: number,
   contentType: string,
   body: string | Buffer,
+  extraHeaders?: OutgoingHttpHeaders,
 ): void {
   if (response.headersSent || response.destroyed) return
   const headers = relayHeaders(response, requestId)
+  if (extraHeaders) Object.assign(headers, extraHeaders)
   headers['content-type'] = contentType
   headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
   response.writeHead(status, headers)

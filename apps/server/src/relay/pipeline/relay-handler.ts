@@ -223,7 +223,12 @@ async function serve(
     const answer = clientFacingError(lastError)
     recordMetrics(services, state, { channel: 'none', model: facts.model }, answer.status)
     const body = toOpenAiErrorBody(answer, ` (request id: ${state.requestId})`)
-    sendAnswer(state.response, state.requestId, answer.status, 'application/json', body)
+    // A rate limit the upstream timed is passed on, so clients back off as long as it asked.
+    const retryAfter =
+      answer.status === 429 && answer.retryAfterSeconds !== undefined
+        ? { 'retry-after': String(answer.retryAfterSeconds) }
+        : undefined
+    sendAnswer(state.response, state.requestId, answer.status, 'application/json', body, retryAfter)
     return
   }
   if (unpriced) {

@@ -30,6 +30,17 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
   const chat = (model: string, target = client) =>
     target.chat.completions.create({ model, messages: [{ role: 'user', content: 'one two three' }] })
   const count = (key: string) => fixture.requestsFor(key).length
+  /** The text of a streamed chat answer, read as a client reads it. */
+  async function streamedText(model: string): Promise<string> {
+    const stream = await client.chat.completions.create({
+      model,
+      messages: [{ role: 'user', content: 'one two three' }],
+      stream: true,
+    })
+    let text = ''
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
+    return text
+  }
 
   /** A primary (priority 10) and a backup (priority 0) channel for `model`. */
   async function pair(model: string) {
@@ -103,14 +114,7 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
     const { backup, primaryKey, backupKey } = await pair('fo-empty-stream')
     // Headers and then a cut connection: nothing the client could be sent.
     fixture.mock.addFault({ match: { keyContains: primaryKey }, cutAfterChunks: 0 })
-    const stream = await client.chat.completions.create({
-      model: 'fo-empty-stream',
-      messages: [{ role: 'user', content: 'one two three' }],
-      stream: true,
-    })
-    let text = ''
-    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
-    expect(text).toBe('Hello from the mock upstream')
+    expect(await streamedText('fo-empty-stream')).toBe('Hello from the mock upstream')
     expect([count(primaryKey), count(backupKey)]).toEqual([1, 1])
     const logs = await fixture.waitForLogs({ model: 'fo-empty-stream' }, 1)
     expect(logs.map((log) => log.channel_id)).toEqual([backup])
@@ -119,14 +123,7 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
   it('moves a stream whose first event is an error to the next channel, and answers that error if all fail', async () => {
     const { backup, primaryKey, backupKey } = await pair('fo-stream-error')
     fixture.mock.addFault({ match: { keyContains: primaryKey }, streamError: true })
-    const stream = await client.chat.completions.create({
-      model: 'fo-stream-error',
-      messages: [{ role: 'user', content: 'one two three' }],
-      stream: true,
-    })
-    let text = ''
-    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
-    expect(text).toBe('Hello from the mock upstream')
+    expect(await streamedText('fo-stream-error')).toBe('Hello from the mock upstream')
     expect([count(primaryKey), count(backupKey)]).toEqual([1, 1])
     const logs = await fixture.waitForLogs({ model: 'fo-stream-error' }, 1)
     expect(logs.map((log) => log.channel_id)).toEqual([backup])

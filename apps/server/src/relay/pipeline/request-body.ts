@@ -22,6 +22,7 @@ const DEFAULT_MODELS: Partial<Record<RelayMode, string>> = {
   'audio-translation': 'whisper-1',
 }
 const MAX_TOKENS_LIMIT = 2 ** 30
+const STREAMING_MODES = new Set<RelayMode>(['chat', 'completions', 'images'])
 // OpenAI's bounds: n 1-128 (chat and completions), best_of up to 20.
 const MAX_CHOICES = 128
 
@@ -57,10 +58,10 @@ export function readRelayBody(
   return {
     json: record,
     model,
-    // Only chat and completions stream here; `stream` elsewhere is left to the upstream, and an
-    // answer is read as the mode's usual one (a stream expected of an embedding made it a 502
-    // that cooled the channel down).
-    stream: record.stream === true && (mode === 'chat' || mode === 'completions'),
+    // Only chat, completions and images (gpt-image-1's partial images) stream; `stream` elsewhere
+    // is left to the upstream and the answer read as the mode's usual one (a stream expected of an
+    // embedding made it a 502 that cooled the channel down).
+    stream: record.stream === true && STREAMING_MODES.has(mode),
     clientWantsUsage: streamOptions?.include_usage === true,
     maxTokens,
   }

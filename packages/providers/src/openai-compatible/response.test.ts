@@ -36,6 +36,17 @@ describe('parseResponse', () => {
     })
   })
 
+  it('gives the text for a local count when usage leaves out the completion count', () => {
+    const body = JSON.stringify({
+      choices: [{ message: { role: 'assistant', content: 'four words right here' } }],
+      usage: { prompt_tokens: 3 },
+    })
+    expect(parse(jsonRelayRequest('chat', { model: 'm' }), body)).toMatchObject({
+      usage: { promptTokens: 3, completionMissing: true },
+      completionText: 'four words right here',
+    })
+  })
+
   it('gives tool-call arguments, refusals and reasoning for a local count too, not only the content', () => {
     const body = JSON.stringify({
       choices: [

@@ -149,9 +149,11 @@ export function parseOpenAiResponse(
   if (request.mode === 'audio-transcription' || request.mode === 'audio-translation') {
     return parseTranscription(response)
   }
+  const generates = request.mode === 'chat' || request.mode === 'completions'
   if (!request.stream) {
     const usage = scannedUsage(body)
-    if (usage) return { kind: 'response', body, usage }
+    // A reply whose usage leaves out its completion count needs its text read: parsed below.
+    if (usage && !(generates && usage.completionMissing)) return { kind: 'response', body, usage }
   }
   let json: unknown
   try {
@@ -183,7 +185,7 @@ export function parseOpenAiResponse(
     )
   }
   const usage = normaliseUsage(json.usage)
-  const needsText = !hasTokens(usage) && (request.mode === 'chat' || request.mode === 'completions')
+  const needsText = generates && (!hasTokens(usage) || usage.completionMissing === true)
   return {
     kind: 'response',
     body,

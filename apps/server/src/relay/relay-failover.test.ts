@@ -22,6 +22,8 @@ const MODELS = [
   'fo-unsupported',
   'fo-stream-error',
   'fo-stream-errors',
+  'fo-forbidden',
+  'fo-allowed',
 ]
 
 describe.each(testDialects())('relay failover on %s', (dialect) => {
@@ -149,6 +151,30 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
       .where('id', '=', token.id)
       .executeTakeFirstOrThrow()
     expect(row).toEqual({ remain_quota: 1_000_000, used_quota: 0 })
+  })
+
+  it('does not cool a channel down for 403s about one model its key may not use', async () => {
+    const shared = await fixture.addChannel({
+      models: ['fo-forbidden', 'fo-allowed'],
+      key: 'sk-fo-shared',
+      priority: 10,
+    })
+    await fixture.addChannel({ models: ['fo-allowed'], key: 'sk-fo-allowed-backup', priority: 0 })
+    const denied = {
+      error: {
+        message: 'Project does not have access to model fo-forbidden',
+        type: 'invalid_request_error',
+        code: 'model_not_found',
+      },
+    }
+    fixture.mock.addFault({ match: { model: 'fo-forbidden' }, status: 403, body: denied })
+    for (let attempt = 0; attempt < 3; attempt++) {
+      expect((await relayFailure(chat('fo-forbidden'))).status).toBe(403)
+    }
+    // Three failures in a row would cool a failing channel down; these say nothing of fo-allowed.
+    await chat('fo-allowed')
+    const [log] = await fixture.waitForLogs({ model: 'fo-allowed' }, 1)
+    expect(log.channel_id).toBe(shared)
   })
 
   it('answers an error and charges nothing when every stream breaks off before any event', async () => {

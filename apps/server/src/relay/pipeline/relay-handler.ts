@@ -213,7 +213,7 @@ async function serve(
     }
     await services.ledger.refund(reserved.reservation)
     lastError = outcome.error
-    if (outcome.error.retryable) services.router.reportFailure(channel.id)
+    if (coolsDown(outcome.error)) services.router.reportFailure(channel.id)
     context.channelHealth?.reportFailure(channel, outcome.error)
     if (state.clientGone || !outcome.error.retryable) break
     if (attempt < attempts) services.metrics.recordRetry(labels.channel, labels.model)
@@ -251,6 +251,17 @@ async function serve(
     `No available channel for model ${facts.model} in group ${group}`,
     'no_available_channel',
   )
+}
+
+/**
+ * Whether a failure counts towards cooling the channel down: the channel itself is failing (5xx,
+ * timeouts, connection errors, rate limits) or its key or account is refused. Not a 403 for one
+ * model its key may not use, which is retried elsewhere but says nothing of its other models: a
+ * client asking for such a model must not move everyone's traffic off the channel.
+ */
+function coolsDown(error: UpstreamError): boolean {
+  if (!error.retryable) return false
+  return error.disableChannel || error.status >= 500 || error.status === 408 || error.status === 429
 }
 
 /** A pinned channel the routing index does not hold: read it to say why, or to use it anyway. */

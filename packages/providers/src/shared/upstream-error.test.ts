@@ -72,6 +72,8 @@ describe('upstream error mapping', () => {
   it('reads Retry-After seconds and reports 2xx error bodies as a bad gateway', () => {
     expect(mapUpstreamError(429, body({}), { 'retry-after': '20' }).retryAfterSeconds).toBe(20)
     expect(mapUpstreamError(200, body({ error: { message: 'x', type: 'y' } })).status).toBe(502)
+    const tooLong = { error: { message: 'context too long', type: 'invalid_request_error' } }
+    expect(mapUpstreamError(200, body(tooLong))).toMatchObject({ status: 400, retryable: false })
   })
 
   it('maps transport failures without naming the upstream host', () => {

@@ -133,8 +133,11 @@ export function mapUpstreamError(
   headers?: UpstreamResponse['headers'],
 ): UpstreamError {
   const fields = extractErrorFields(status, body)
-  // A 2xx carrying an error object is still a failure; report it as a bad gateway.
-  const clientStatus = status >= 200 && status < 300 ? 502 : status
+  // A 2xx carrying an error object is still a failure: a bad gateway, unless the error says the
+  // request itself is wrong (a context too long, reported inside a stream), which every channel
+  // would refuse alike.
+  const clientStatus =
+    status >= 200 && status < 300 ? (fields.type === 'invalid_request_error' ? 400 : 502) : status
   const disableChannel = shouldDisableChannel(status, fields)
   return {
     kind: 'error',

@@ -6,7 +6,7 @@ import type { MainSchema } from '../../db/schema.ts'
 import { createScratchDatabase, POSTGRES_URL, type ScratchDatabase } from '../../testing/test-databases.ts'
 import { Ledger } from './ledger.ts'
 
-// A settlement whose transaction fails once (a deadlock, a dropped connection) must still land.
+// A settlement whose transaction the database rolls back once (a deadlock) must still land.
 describe.skipIf(!POSTGRES_URL)('Ledger on PostgreSQL: settlements and refunds survive a failed try', () => {
   let scratch: ScratchDatabase
   let handle: DatabaseHandle<MainSchema>
@@ -23,14 +23,19 @@ describe.skipIf(!POSTGRES_URL)('Ledger on PostgreSQL: settlements and refunds su
       values (1, 'u', 'x', 10000, 0, 0)`.execute(handle.db)
     await sql`insert into tokens (id, user_id, key, name, remain_quota, used_quota)
       values (1, 1, ${'k'.repeat(48)}, 't', 10000, 0)`.execute(handle.db)
-    // Fails the next update of users once after arm(), then lets every later one through. A
-    // sequence, because it is not rolled back with the transaction the failure aborts.
+    // Fails the next update of users once after arm(), as a deadlock would (or, after armHard(),
+    // with an error that does not say it was rolled back), then lets every later one through.
+    // Sequences, because they are not rolled back with the transaction the failure aborts.
     await sql`create sequence fail_once start 100`.execute(handle.db)
+    await sql`create sequence fail_hard start 100`.execute(handle.db)
     await sql`
       create function fail_once() returns trigger as $$
       begin
         if nextval('fail_once') = 1 then
-          raise exception 'simulated failure';
+          raise exception 'simulated deadlock' using errcode = 'deadlock_detected';
+        end if;
+        if nextval('fail_hard') = 1 then
+          raise exception 'simulated failure of unknown outcome';
         end if;
         return new;
       end $$ language plpgsql`.execute(handle.db)
@@ -44,6 +49,7 @@ describe.skipIf(!POSTGRES_URL)('Ledger on PostgreSQL: settlements and refunds su
   })
 
   const arm = () => sql`select setval('fail_once', 1, false)`.execute(handle.db)
+  const armHard = () => sql`select setval('fail_hard', 1, false)`.execute(handle.db)
   const balances = async () => ({
     user: await handle.db
       .selectFrom('users')
@@ -78,5 +84,15 @@ describe.skipIf(!POSTGRES_URL)('Ledger on PostgreSQL: settlements and refunds su
       user: { quota: 9_960, used_quota: 40, request_count: 1 },
       token: { remain_quota: 9_960, used_quota: 40 },
     })
+  })
+
+  it('does not try again a failure that does not say it was rolled back', async () => {
+    const reserved = await ledger.reserve(1, 1, 100)
+    if (!reserved.ok) throw new Error('refused')
+    await armHard()
+    await expect(ledger.settle(reserved.reservation, 40, 0)).rejects.toThrow(/unknown outcome/)
+    // One try only: the sequence moved once (to 1) under the failed settlement.
+    const { rows } = await sql<{ last_value: string }>`select last_value from fail_hard`.execute(handle.db)
+    expect(Number(rows[0]!.last_value)).toBe(1)
   })
 })

@@ -34,6 +34,7 @@ export async function createRelayServices(
     logger.error({ err: error }, 'reloading the routing index failed'),
   )
   await router.load()
+  router.reloadEvery(config.SYNC_FREQUENCY * 1000)
   const ledger = new Ledger(db, sqlite)
   const logWriter = new LogWriter(
     logDb,

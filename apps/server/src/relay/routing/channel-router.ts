@@ -24,7 +24,10 @@ export class ChannelRouter {
   private channels = new Map<number, RoutedChannel>()
   private readonly cooldowns = new ChannelCooldowns()
   private reloadTimer: NodeJS.Timeout | undefined
+  private safetyTimer: NodeJS.Timeout | undefined
   private loading: Promise<void> | undefined
+  /** Numbers the loads: one that finishes after a newer one started installs nothing. */
+  private loads = 0
   private closed = false
 
   constructor(
@@ -37,6 +40,7 @@ export class ChannelRouter {
   }
 
   async load(): Promise<void> {
+    const load = ++this.loads
     const rows = await this.db
       .selectFrom('abilities')
       .innerJoin('channels', 'channels.id', 'abilities.channel_id')
@@ -69,8 +73,20 @@ export class ChannelRouter {
       index.set(key, tiers)
     }
     for (const tiers of index.values()) tiers.sort((a, b) => b.priority - a.priority)
+    // A change announced while this load read may be missing from its rows: the newer load has it.
+    if (load !== this.loads) return
     this.index = index
     this.channels = channels
+  }
+
+  /**
+   * Reloads every `periodMs` whatever is announced (SYNC_FREQUENCY): a failed reload, or a change
+   * whose announcement a node missed (its Redis subscriber reconnecting), is made good then.
+   */
+  reloadEvery(periodMs: number): void {
+    if (this.safetyTimer) clearInterval(this.safetyTimer)
+    this.safetyTimer = setInterval(() => this.scheduleReload(), periodMs)
+    this.safetyTimer.unref()
   }
 
   /** Reloads soon, coalescing bursts of changes (a batch create announces many). */
@@ -78,21 +94,24 @@ export class ChannelRouter {
     if (this.reloadTimer || this.closed) return
     this.reloadTimer = setTimeout(() => {
       this.reloadTimer = undefined
-      this.loading = this.load()
+      const loading: Promise<void> = this.load()
         .catch((error: unknown) => {
-          // The old index stays in use; the next change (or the safety reload) tries again.
+          // The old index stays in use; the next change (or the periodic reload) tries again.
           if (!this.closed) this.onError(error)
         })
         .finally(() => {
-          this.loading = undefined
+          if (this.loading === loading) this.loading = undefined
         })
+      this.loading = loading
     }, 20)
   }
 
   close(): void {
     this.closed = true
     if (this.reloadTimer) clearTimeout(this.reloadTimer)
+    if (this.safetyTimer) clearInterval(this.safetyTimer)
     this.reloadTimer = undefined
+    this.safetyTimer = undefined
   }
 
   /** Waits for a pending reload (tests and the channel API use it to read their own writes). */

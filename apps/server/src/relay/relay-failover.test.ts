@@ -32,6 +32,17 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
   const chat = (model: string, target = client) =>
     target.chat.completions.create({ model, messages: [{ role: 'user', content: 'one two three' }] })
   const count = (key: string) => fixture.requestsFor(key).length
+  /** No consume log for `model`, and the token (created with 1,000,000) untouched. */
+  async function expectNothingCharged(tokenId: number, model: string) {
+    expect(await fixture.consumeLogs({ model })).toHaveLength(0)
+    const row = await fixture.db
+      .selectFrom('tokens')
+      .select(['remain_quota', 'used_quota'])
+      .where('id', '=', tokenId)
+      .executeTakeFirstOrThrow()
+    expect(row).toEqual({ remain_quota: 1_000_000, used_quota: 0 })
+  }
+
   /** The text of a streamed chat answer, read as a client reads it. */
   async function streamedText(model: string): Promise<string> {
     const stream = await client.chat.completions.create({
@@ -144,13 +155,7 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
     expect(answer.status).toBe(502)
     expect(answer.error.message).toMatch(/^The server had an error while processing your request/)
     expect([count(failing.primaryKey), count(failing.backupKey)]).toEqual([1, 1])
-    expect(await fixture.consumeLogs({ model: 'fo-stream-errors' })).toHaveLength(0)
-    const row = await fixture.db
-      .selectFrom('tokens')
-      .select(['remain_quota', 'used_quota'])
-      .where('id', '=', token.id)
-      .executeTakeFirstOrThrow()
-    expect(row).toEqual({ remain_quota: 1_000_000, used_quota: 0 })
+    await expectNothingCharged(token.id, 'fo-stream-errors')
   })
 
   it('does not cool a channel down for 403s about one model its key may not use', async () => {
@@ -190,13 +195,7 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
     )
     expect(answer.status).toBe(502)
     expect([count(primaryKey), count(backupKey)]).toEqual([1, 1])
-    expect(await fixture.consumeLogs({ model: 'fo-no-stream' })).toHaveLength(0)
-    const row = await fixture.db
-      .selectFrom('tokens')
-      .select(['remain_quota', 'used_quota'])
-      .where('id', '=', token.id)
-      .executeTakeFirstOrThrow()
-    expect(row).toEqual({ remain_quota: 1_000_000, used_quota: 0 })
+    await expectNothingCharged(token.id, 'fo-no-stream')
   })
 
   it('returns the last error when every channel fails, each tried once', async () => {

@@ -32,15 +32,34 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
   const chat = (model: string, target = client) =>
     target.chat.completions.create({ model, messages: [{ role: 'user', content: 'one two three' }] })
   const count = (key: string) => fixture.requestsFor(key).length
-  /** No consume log for `model`, and the token (created with 1,000,000) untouched. */
-  async function expectNothingCharged(tokenId: number, model: string) {
+  /**
+   * A stream for `model` whose two channels both fail with `fault`: the client gets a 502, each
+   * channel was tried once, and nothing was charged or logged. Returns the client's error.
+   */
+  async function streamFailingOnBoth(
+    model: string,
+    fault: { streamError?: boolean; cutAfterChunks?: number },
+  ) {
+    const token = await fixture.createToken({ remain_quota: 1_000_000 })
+    const { primaryKey, backupKey } = await pair(model)
+    fixture.mock.addFault({ match: { model }, ...fault })
+    const answer = await relayFailure(
+      fixture.openai(token.key).chat.completions.create({
+        model,
+        messages: [{ role: 'user', content: 'one two three' }],
+        stream: true,
+      }),
+    )
+    expect(answer.status).toBe(502)
+    expect([count(primaryKey), count(backupKey)]).toEqual([1, 1])
     expect(await fixture.consumeLogs({ model })).toHaveLength(0)
     const row = await fixture.db
       .selectFrom('tokens')
       .select(['remain_quota', 'used_quota'])
-      .where('id', '=', tokenId)
+      .where('id', '=', token.id)
       .executeTakeFirstOrThrow()
     expect(row).toEqual({ remain_quota: 1_000_000, used_quota: 0 })
+    return answer
   }
 
   /** The text of a streamed chat answer, read as a client reads it. */
@@ -142,20 +161,8 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
     expect(logs.map((log) => log.channel_id)).toEqual([backup])
 
     // Every channel fails so: the client gets the upstream's error as an error, not a 200 stream.
-    const failing = await pair('fo-stream-errors')
-    fixture.mock.addFault({ match: { model: 'fo-stream-errors' }, streamError: true })
-    const token = await fixture.createToken({ remain_quota: 1_000_000 })
-    const answer = await relayFailure(
-      fixture.openai(token.key).chat.completions.create({
-        model: 'fo-stream-errors',
-        messages: [{ role: 'user', content: 'one two three' }],
-        stream: true,
-      }),
-    )
-    expect(answer.status).toBe(502)
+    const answer = await streamFailingOnBoth('fo-stream-errors', { streamError: true })
     expect(answer.error.message).toMatch(/^The server had an error while processing your request/)
-    expect([count(failing.primaryKey), count(failing.backupKey)]).toEqual([1, 1])
-    await expectNothingCharged(token.id, 'fo-stream-errors')
   })
 
   it('does not cool a channel down for 403s about one model its key may not use', async () => {
@@ -183,19 +190,7 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
   })
 
   it('answers an error and charges nothing when every stream breaks off before any event', async () => {
-    const token = await fixture.createToken({ remain_quota: 1_000_000 })
-    const { primaryKey, backupKey } = await pair('fo-no-stream')
-    fixture.mock.addFault({ match: { model: 'fo-no-stream' }, cutAfterChunks: 0 })
-    const answer = await relayFailure(
-      fixture.openai(token.key).chat.completions.create({
-        model: 'fo-no-stream',
-        messages: [{ role: 'user', content: 'one two three' }],
-        stream: true,
-      }),
-    )
-    expect(answer.status).toBe(502)
-    expect([count(primaryKey), count(backupKey)]).toEqual([1, 1])
-    await expectNothingCharged(token.id, 'fo-no-stream')
+    await streamFailingOnBoth('fo-no-stream', { cutAfterChunks: 0 })
   })
 
   it('returns the last error when every channel fails, each tried once', async () => {

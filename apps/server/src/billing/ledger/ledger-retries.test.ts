@@ -48,6 +48,11 @@ describe.skipIf(!POSTGRES_URL)('Ledger on PostgreSQL: settlements and refunds su
     await scratch?.drop()
   })
 
+  const reserve = async (amount: number) => {
+    const reserved = await ledger.reserve(1, 1, amount)
+    if (!reserved.ok) throw new Error('refused')
+    return reserved.reservation
+  }
   const arm = () => sql`select setval('fail_once', 1, false)`.execute(handle.db)
   const armHard = () => sql`select setval('fail_hard', 1, false)`.execute(handle.db)
   const balances = async () => ({
@@ -64,11 +69,10 @@ describe.skipIf(!POSTGRES_URL)('Ledger on PostgreSQL: settlements and refunds su
   })
 
   it('settles exactly once when the first try fails', async () => {
-    const reserved = await ledger.reserve(1, 1, 500)
-    if (!reserved.ok) throw new Error('refused')
+    const reservation = await reserve(500)
     await arm()
-    await ledger.settle(reserved.reservation, 40, 0)
-    await ledger.settle(reserved.reservation, 40, 0)
+    await ledger.settle(reservation, 40, 0)
+    await ledger.settle(reservation, 40, 0)
     expect(await balances()).toEqual({
       user: { quota: 9_960, used_quota: 40, request_count: 1 },
       token: { remain_quota: 9_960, used_quota: 40 },
@@ -76,10 +80,9 @@ describe.skipIf(!POSTGRES_URL)('Ledger on PostgreSQL: settlements and refunds su
   })
 
   it('refunds when the first try fails', async () => {
-    const reserved = await ledger.reserve(1, 1, 300)
-    if (!reserved.ok) throw new Error('refused')
+    const reservation = await reserve(300)
     await arm()
-    await ledger.refund(reserved.reservation)
+    await ledger.refund(reservation)
     expect(await balances()).toEqual({
       user: { quota: 9_960, used_quota: 40, request_count: 1 },
       token: { remain_quota: 9_960, used_quota: 40 },
@@ -87,10 +90,9 @@ describe.skipIf(!POSTGRES_URL)('Ledger on PostgreSQL: settlements and refunds su
   })
 
   it('does not try again a failure that does not say it was rolled back', async () => {
-    const reserved = await ledger.reserve(1, 1, 100)
-    if (!reserved.ok) throw new Error('refused')
+    const reservation = await reserve(100)
     await armHard()
-    await expect(ledger.settle(reserved.reservation, 40, 0)).rejects.toThrow(/unknown outcome/)
+    await expect(ledger.settle(reservation, 40, 0)).rejects.toThrow(/unknown outcome/)
     // One try only: the sequence moved once (to 1) under the failed settlement.
     const { rows } = await sql<{ last_value: string }>`select last_value from fail_hard`.execute(handle.db)
     expect(Number(rows[0]!.last_value)).toBe(1)

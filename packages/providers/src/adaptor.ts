@@ -101,6 +101,8 @@ export interface ParsedResponse {
    * transcription text). Undefined when there is nothing to count.
    */
   readonly completionText?: string
+  /** Images in an image generation answer (its `data` list), when the answer was read in full. */
+  readonly imageCount?: number
 }
 
 /** Incremental stream handling for one response; create one per request. */

@@ -95,7 +95,7 @@ export function handleImages(
   model: string,
   faults: FaultPlan,
 ): void {
-  const count = typeof json.n === 'number' && json.n >= 1 ? Math.min(json.n, 10) : 1
+  const count = faults.images ?? (typeof json.n === 'number' && json.n >= 1 ? Math.min(json.n, 10) : 1)
   const gptImage = model.startsWith('gpt-image')
   const base64 = gptImage || json.response_format === 'b64_json'
   const data = Array.from({ length: count }, (_, index) =>
@@ -155,6 +155,7 @@ export function handleTranscription(
   response: ServerResponse,
   form: MultipartForm | undefined,
   translate: boolean,
+  faults: FaultPlan,
 ) {
   const model = form?.fields.model ?? 'whisper-1'
   if (!form || form.files.length === 0) {
@@ -214,7 +215,28 @@ export function handleTranscription(
       )
     }
     default:
-      return sendJson(response, 200, JSON.stringify({ text }))
+      return sendJson(response, 200, JSON.stringify({ text, ...transcriptionUsage(model, faults) }))
+  }
+}
+
+/** Tokens of the mock's transcript as gpt-4o-transcribe would count them. */
+const TRANSCRIPT_TOKENS = 9
+
+/**
+ * The gpt-4o transcription models report token usage, audio in and text out; whisper-1 none.
+ * https://platform.openai.com/docs/api-reference/audio/json-object#audio/json-object-usage
+ */
+function transcriptionUsage(model: string, faults: FaultPlan): { usage?: Record<string, unknown> } {
+  if (!model.startsWith('gpt-4o') || faults.noUsage) return {}
+  const audioTokens = faults.promptTokens ?? 14
+  return {
+    usage: {
+      type: 'tokens',
+      input_tokens: audioTokens,
+      input_token_details: { text_tokens: 0, audio_tokens: audioTokens },
+      output_tokens: TRANSCRIPT_TOKENS,
+      total_tokens: audioTokens + TRANSCRIPT_TOKENS,
+    },
   }
 }
 

@@ -30,6 +30,8 @@ export interface FaultPlan {
   promptTokens?: number
   /** Report this many of the prompt tokens as read from the prompt cache (at most all of them). */
   cachedTokens?: number
+  /** Images: answer with this many images whatever `n` asked (a provider making fewer than asked). */
+  images?: number
 }
 
 export interface FaultRule extends FaultPlan {
@@ -49,6 +51,7 @@ const DIRECTIVES: Record<string, keyof FaultPlan> = {
   chunks: 'chunks',
   'prompt-tokens': 'promptTokens',
   'cached-tokens': 'cachedTokens',
+  images: 'images',
 }
 
 const MAX_CHUNKS = 10_000_000
@@ -143,6 +146,7 @@ export function parseFaultRule(input: unknown): FaultRule | string {
     'cutAfterChunks',
     'chunks',
     'promptTokens',
+    'images',
     'times',
   ]) {
     const value = rule[field]

@@ -176,7 +176,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
         return handleSpeech(response, input, model)
       case 'transcriptions':
       case 'translations':
-        return handleTranscription(response, form, route.endpoint === 'translations')
+        return handleTranscription(response, form, route.endpoint === 'translations', faults)
       case 'models':
         return handleModels(response)
     }

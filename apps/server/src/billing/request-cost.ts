@@ -1,4 +1,4 @@
-import type { RelayMode, Usage } from '@one-api/providers'
+import { hasTokens, type RelayMode, type Usage } from '@one-api/providers'
 import {
   computeImageQuota,
   computeReservation,
@@ -87,6 +87,8 @@ export interface GeneratedText {
   readonly completionText?: string
   /** The full length when completionText was capped. */
   readonly completionTextLength?: number
+  /** Images an image answer carried, when it was read. */
+  readonly imageCount?: number
 }
 
 function localCompletionTokens(input: CostInput, generated: GeneratedText): number {
@@ -107,13 +109,25 @@ export function chargeFor(
   generated: GeneratedText = {},
 ): Charge {
   const { modelRatio, groupRatio, completionRatio } = input.pricing
-  if (input.mode === 'images')
-    return { quota: imageQuota(input), promptTokens: 0, completionTokens: 0, estimated: false }
+  if (input.mode === 'images') {
+    // gpt-image-1 and its kind are priced by tokens and report them: billed like text. The others
+    // by image, for the images the answer carried when it says (never more than were asked for).
+    if (splitUsage(usage)) return tokenCharge(input, usage!)
+    return {
+      quota: imageQuota(input, generated.imageCount),
+      promptTokens: 0,
+      completionTokens: 0,
+      estimated: false,
+    }
+  }
   if (input.mode === 'audio-speech') {
     const quota = computeSpeechQuota({ input: String(input.json?.input ?? ''), modelRatio, groupRatio })
     return { quota, promptTokens: 0, completionTokens: 0, estimated: false }
   }
   if (input.mode === 'audio-transcription' || input.mode === 'audio-translation') {
+    // gpt-4o-transcribe reports audio input and text output tokens, priced like a chat's prompt and
+    // completion; whisper-1 reports none (or a bare total), and its transcript's tokens are billed.
+    if (splitUsage(usage)) return tokenCharge(input, usage!)
     const textTokens =
       usage?.totalTokens || countTextTokens(generated.completionText ?? '', input.model, countOptions(input))
     return {
@@ -142,6 +156,30 @@ export function chargeFor(
   return { quota, promptTokens, completionTokens, estimated: promptMissing || completionMissing }
 }
 
+/** True when the upstream reported its input and output tokens apart (not only a total). */
+function splitUsage(usage: Usage | undefined): boolean {
+  return hasTokens(usage) && usage.promptMissing !== true && usage.completionMissing !== true
+}
+
+/** The charge of an answer billed by the input and output tokens its upstream reported. */
+function tokenCharge(input: CostInput, usage: Usage): Charge {
+  const { modelRatio, groupRatio, completionRatio } = input.pricing
+  const quota = computeTextQuota({
+    promptTokens: usage.promptTokens,
+    completionTokens: usage.completionTokens,
+    cachedTokens: usage.cachedTokens,
+    modelRatio,
+    completionRatio,
+    groupRatio,
+  })
+  return {
+    quota,
+    promptTokens: usage.promptTokens,
+    completionTokens: usage.completionTokens,
+    estimated: false,
+  }
+}
+
 /** How one count of a request's text is made: its own budget of exact counting (see CountBudget). */
 function countOptions(input: CostInput): TokenCountOptions {
   return { approximate: input.approximate, budget: new CountBudget() }
@@ -153,13 +191,15 @@ function scaledCount(tokens: number, sampleLength: number, fullLength: number): 
   return Math.ceil((tokens * fullLength) / sampleLength)
 }
 
-function imageQuota(input: CostInput): number {
+/** The images' price: `n` of them, or as many as the answer carried when fewer (`returned`). */
+function imageQuota(input: CostInput, returned?: number): number {
   const json = input.json ?? {}
+  const asked = typeof json.n === 'number' && Number.isInteger(json.n) && json.n > 0 ? json.n : 1
   return computeImageQuota({
     model: input.model,
     size: typeof json.size === 'string' ? json.size : undefined,
     quality: typeof json.quality === 'string' ? json.quality : undefined,
-    n: typeof json.n === 'number' && Number.isInteger(json.n) && json.n > 0 ? json.n : 1,
+    n: returned === undefined ? asked : Math.min(asked, returned),
     modelRatio: input.pricing.modelRatio,
     groupRatio: input.pricing.groupRatio,
   })

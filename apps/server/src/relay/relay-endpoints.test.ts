@@ -10,8 +10,10 @@ const MODELS = [
   'dall-e-3',
   'gpt-3.5-turbo-instruct',
   'gpt-4o-mini',
+  'gpt-4o-transcribe',
+  'gpt-image-1',
+  'omni-moderation-latest',
   'text-embedding-3-small',
-  'text-moderation-latest',
   'tts-1',
   'whisper-1',
 ]
@@ -29,6 +31,11 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
   beforeAll(async () => {
     fixture = await RelayFixture.start(dialect)
     await fixture.addChannel({ models: MODELS })
+    // Not priced by default: priced per token as OpenAI does ($5 / $40 and $2.50 / $10 per 1M).
+    await fixture.setPrices(
+      { 'gpt-image-1': 2.5, 'gpt-4o-transcribe': 1.25 },
+      { 'gpt-image-1': 8, 'gpt-4o-transcribe': 4 },
+    )
     key = (await fixture.createToken()).key
     client = fixture.openai(key)
   })
@@ -80,11 +87,38 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
     expect(await fixture.logFor(response.headers.get(REQUEST_ID))).toMatchObject({ prompt_tokens: 2 })
   })
 
-  it('relays moderations with the default model', async () => {
+  it("relays moderations with OpenAI's default model", async () => {
     const moderation = await client.moderations.create({ input: 'flag-me now' })
     expect(moderation.results[0].flagged).toBe(true)
     expect(moderation.results[0].categories.harassment).toBe(true)
-    expect(await lastLog('text-moderation-latest')).toBeDefined()
+    // The SDK names no model: OpenAI's default is omni-moderation-latest, routed and billed as such (it
+    // was text-moderation-latest, refused to a token or group allowed only the omni model).
+    expect(await lastLog('omni-moderation-latest')).toBeDefined()
+  })
+
+  it("takes null as absent where OpenAI's schema makes a field nullable", async () => {
+    const post = (path: string, body: unknown) =>
+      fetch(`${fixture.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    const requests: Array<[string, unknown, string]> = [
+      [
+        '/v1/chat/completions',
+        { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: null },
+        '"choices"',
+      ],
+      ['/v1/images/generations', { model: null, prompt: 'a cat' }, '"url"'],
+      ['/v1/images/generations', { model: 'dall-e-3', prompt: 'a cat', size: null, stream: null }, '"url"'],
+    ]
+    for (const [path, body, answered] of requests) {
+      const response = await post(path, body)
+      expect(response.status, JSON.stringify(body)).toBe(200)
+      expect(await response.text()).toContain(answered)
+    }
+    // A null model falls back to the endpoint's default, billed as such.
+    expect(await lastLog('dall-e-2')).toBeDefined()
   })
 
   it('relays image generations and bills per image and size', async () => {
@@ -102,6 +136,43 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
     expect(await lastLog('dall-e-2')).toMatchObject({ quota: 20_000 })
   })
 
+  it('bills gpt-image-1 by the tokens it reports, with the completion ratio', async () => {
+    const { data, response } = await client.images
+      .generate({ model: 'gpt-image-1', prompt: 'a small red cat' })
+      .withResponse()
+    expect(data.data?.[0].b64_json).toBeTruthy()
+    // The mock reports 4 input tokens (the prompt's words) and 272 output tokens per image:
+    // (4 + 272 × 8) × 2.5 = 5 450. Billed per image, it cost 2 500 whatever its size and quality.
+    expect(await fixture.logFor(response.headers.get(REQUEST_ID))).toMatchObject({
+      prompt_tokens: 4,
+      completion_tokens: 272,
+      quota: 5450,
+      content: expect.stringContaining('completion ratio 8.00'),
+    })
+  })
+
+  it('bills the images an answer carried when the upstream made fewer than asked', async () => {
+    fixture.mock.addFault({ match: { model: 'dall-e-2' }, images: 1, times: 1 })
+    const { response } = await client.images
+      .generate({ model: 'dall-e-2', prompt: 'two small cats', size: '256x256', n: 2 })
+      .withResponse()
+    // dall-e-2 at 256x256 costs 10 000 an image: one image came back, one is billed (20 000 before).
+    expect(await fixture.logFor(response.headers.get(REQUEST_ID))).toMatchObject({ quota: 10_000 })
+  })
+
+  it('passes on the images of a model that answers a stream request with JSON', async () => {
+    // dall-e-3 cannot stream: its JSON answer was a 502 retried on every channel, each making an image.
+    const response = await fetch(`${fixture.baseUrl}/v1/images/generations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'dall-e-3', prompt: 'a cat', stream: true }),
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(((await response.json()) as { data: unknown[] }).data).toHaveLength(1)
+    expect(await fixture.logFor(response.headers.get(REQUEST_ID))).toMatchObject({ quota: 20_000 })
+  })
+
   it("refuses image and speech requests outside the model's limits, before any upstream call or charge", async () => {
     const callsBefore = fixture.mock.requests.length
     const refusals = [
@@ -112,6 +183,8 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
       [() => client.images.generate({ model: 'dall-e-3', prompt: 'two cats', n: 2 }), 'n_not_within_range'],
       [() => client.images.generate({ model: 'dall-e-2', prompt: 'cats', n: 11 }), 'n_not_within_range'],
       [() => client.images.generate({ model: 'dall-e-2', prompt: 'c'.repeat(1001) }), 'prompt_too_long'],
+      // Models without limits of their own are held to OpenAI's 1-10 (n 10^11 was billed as asked).
+      [() => client.images.generate({ model: 'gpt-image-1', prompt: 'cats', n: 11 }), 'n_not_within_range'],
       [
         () => client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'a'.repeat(4097) }),
         'text_too_long',
@@ -121,14 +194,26 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
     for (const [call, code] of refusals) {
       const refused = await relayFailure(call())
       expect(refused).toMatchObject({ status: 400, error: { code, type: 'invalid_request_error' } })
-      expect(refused.error.message).toMatch(/dall-e-[23]|4096 characters/)
+      expect(refused.error.message).toMatch(/dall-e-[23]|gpt-image-1|4096 characters/)
       expect(await fixture.consumeLogs({ requestId: refused.requestId })).toEqual([])
     }
     expect(fixture.mock.requests.length).toBe(callsBefore)
     // At the limits the request goes through.
     await client.images.generate({ model: 'dall-e-2', prompt: 'c'.repeat(1000), n: 10, size: '512x512' })
     await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'a'.repeat(4096) })
-    expect(fixture.mock.requests.length).toBe(callsBefore + 2)
+    // Characters are code points, as the providers and the speech price count them: 4 096 emoji
+    // are 8 192 UTF-16 units and were refused as too long.
+    await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: '😀'.repeat(4096) })
+    await client.images.generate({ model: 'dall-e-2', prompt: '🐈'.repeat(1000) })
+    expect(fixture.mock.requests.length).toBe(callsBefore + 4)
+    expect(
+      await relayFailure(
+        client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: '😀'.repeat(4097) }),
+      ),
+    ).toMatchObject({
+      status: 400,
+      error: { code: 'text_too_long' },
+    })
   })
 
   it('relays text to speech as a binary body, billed per character', async () => {
@@ -166,6 +251,22 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
       // whisper-1 costs ratio 15 per token of the transcribed text.
       expect(log.quota).toBe(log.prompt_tokens * 15)
     }
+  })
+
+  it('bills gpt-4o-transcribe by its audio and text tokens, with the completion ratio', async () => {
+    const { response } = await client.audio.transcriptions
+      .create({
+        model: 'gpt-4o-transcribe',
+        file: await toFile(Buffer.from('RIFF fake wave bytes', 'latin1'), 'speech.wav'),
+      })
+      .withResponse()
+    // The mock reports 14 audio tokens in and 9 text tokens out: (14 + 9 × 4) × 1.25 = 62.5 → 63.
+    // The total at the input price (23 × 1.25 = 29) left the output tokens out of the log as well.
+    expect(await fixture.logFor(response.headers.get(REQUEST_ID))).toMatchObject({
+      prompt_tokens: 14,
+      completion_tokens: 9,
+      quota: 63,
+    })
   })
 
   it("lists the models of the user's group, or only the token's allowed models", async () => {

@@ -172,7 +172,10 @@ export function parseOpenAiResponse(
   if (isRecord(json.error) && (json.error.type || json.error.message)) {
     return mapUpstreamError(status, body, headers)
   }
-  if (request.stream) {
+  // An image model that cannot stream answers a stream request with its images as JSON: the images
+  // are made and paid for upstream, so they are passed on as the answer (a failure here was retried
+  // on every channel, each making images nobody received).
+  if (request.stream && request.mode !== 'images') {
     // The client expects SSE; a JSON reply it cannot read. Another channel may stream properly.
     return localError(
       502,
@@ -191,5 +194,6 @@ export function parseOpenAiResponse(
     body,
     usage,
     completionText: needsText ? choicesText(json, request.mode) : undefined,
+    imageCount: request.mode === 'images' && Array.isArray(json.data) ? json.data.length : undefined,
   }
 }

@@ -34,7 +34,9 @@ export function consumeLog(
   notes: string[] = [],
 ): NewLog {
   const { caller } = state
-  let content = ratioLine(pricing, state.mode === 'chat' || state.mode === 'completions')
+  // Images and transcriptions billed by their reported output tokens used the completion ratio too.
+  const textMode = state.mode === 'chat' || state.mode === 'completions' || charge.completionTokens > 0
+  let content = ratioLine(pricing, textMode)
   if (charge.estimated) content += '; tokens counted locally where the upstream reported none'
   for (const note of notes) content += `; ${note}`
   return {

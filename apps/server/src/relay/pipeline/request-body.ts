@@ -16,7 +16,8 @@ export interface RelayBodyFacts {
 }
 
 const DEFAULT_MODELS: Partial<Record<RelayMode, string>> = {
-  moderations: 'text-moderation-latest',
+  // What OpenAI uses when a moderation request names no model (the SDKs send none by default).
+  moderations: 'omni-moderation-latest',
   images: 'dall-e-2',
   'audio-transcription': 'whisper-1',
   'audio-translation': 'whisper-1',
@@ -46,7 +47,8 @@ export function readRelayBody(
   if (typeof json !== 'object' || json === null || Array.isArray(json))
     throw invalid('The request body must be a JSON object')
   const record = json as Record<string, unknown>
-  const named = record.model
+  // OpenAI's schema makes some fields nullable (model and size of images, stream): null is absent.
+  const named = record.model ?? undefined
   if (named !== undefined && typeof named !== 'string') throw invalid('model must be a string', 'model')
   const model = named || pathModel || DEFAULT_MODELS[mode]
   if (!model) throw invalid('model is required', 'model')
@@ -79,7 +81,7 @@ function checkModeFields(mode: RelayMode, record: Record<string, unknown>): void
     throw invalid('input is required', 'input')
   if (mode === 'images' && typeof record.prompt !== 'string') throw invalid('prompt is required', 'prompt')
   if (mode === 'audio-speech' && typeof record.input !== 'string') throw invalid('input is required', 'input')
-  if (record.stream !== undefined && typeof record.stream !== 'boolean')
+  if (record.stream != null && typeof record.stream !== 'boolean')
     throw invalid('stream must be a boolean', 'stream')
 }
 

@@ -6,7 +6,8 @@ import { RelayError } from '../auth/relay-error.ts'
  * Limits the providers put on image and speech requests, checked against the model the channel
  * will be asked for (after its model mapping), as one-api does: a request the provider would refuse
  * is refused here with a clear 400, before any quota is reserved or any upstream is called.
- * Models not listed here (gpt-image-1, say) are left for their provider to judge.
+ * Models not listed here (gpt-image-1, say) are left for their provider to judge, but for OpenAI's
+ * bound on `n`.
  */
 const IMAGE_LIMITS: Readonly<Record<string, { promptCharacters: number; maxImages: number }>> = {
   'dall-e-2': { promptCharacters: 1000, maxImages: 10 },
@@ -19,6 +20,8 @@ const IMAGE_LIMITS: Readonly<Record<string, { promptCharacters: number; maxImage
 }
 /** OpenAI's limit on the text of one speech request. */
 const SPEECH_INPUT_CHARACTERS = 4096
+/** OpenAI's bound on `n` for image models with no limits of their own (gpt-image-1...). */
+const MAX_IMAGES = 10
 
 export function checkProviderLimits(
   mode: RelayMode,
@@ -30,7 +33,7 @@ export function checkProviderLimits(
   if (
     mode === 'audio-speech' &&
     typeof json.input === 'string' &&
-    json.input.length > SPEECH_INPUT_CHARACTERS
+    longerThan(json.input, SPEECH_INPUT_CHARACTERS)
   ) {
     throw refused(`input is too long (over ${SPEECH_INPUT_CHARACTERS} characters)`, 'text_too_long', 'input')
   }
@@ -38,11 +41,7 @@ export function checkProviderLimits(
 
 function checkImageRequest(model: string, json: Record<string, unknown>): void {
   const sizes = Object.hasOwn(IMAGE_SIZE_RATIOS, model) ? IMAGE_SIZE_RATIOS[model] : undefined
-  if (
-    sizes &&
-    json.size !== undefined &&
-    !(typeof json.size === 'string' && Object.hasOwn(sizes, json.size))
-  ) {
+  if (sizes && json.size != null && !(typeof json.size === 'string' && Object.hasOwn(sizes, json.size))) {
     throw refused(
       `size ${JSON.stringify(json.size)} is not supported by ${model}: use ${Object.keys(sizes).join(', ')}`,
       'size_not_supported',
@@ -50,19 +49,36 @@ function checkImageRequest(model: string, json: Record<string, unknown>): void {
     )
   }
   const limits = Object.hasOwn(IMAGE_LIMITS, model) ? IMAGE_LIMITS[model] : undefined
-  if (!limits) return
-  if (typeof json.prompt === 'string' && json.prompt.length > limits.promptCharacters) {
+  if (typeof json.prompt === 'string' && limits && longerThan(json.prompt, limits.promptCharacters)) {
     throw refused(
       `prompt is too long for ${model} (over ${limits.promptCharacters} characters)`,
       'prompt_too_long',
       'prompt',
     )
   }
+  // Every image model is held to a bound: an unbounded n was reserved and billed as asked (10^11
+  // images charged for the 10 the upstream made).
+  const maxImages = limits?.maxImages ?? MAX_IMAGES
   const n = json.n ?? 1
-  if (!(typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= limits.maxImages)) {
-    const range = limits.maxImages === 1 ? 'must be 1' : `must be an integer from 1 to ${limits.maxImages}`
+  if (!(typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= maxImages)) {
+    const range = maxImages === 1 ? 'must be 1' : `must be an integer from 1 to ${maxImages}`
     throw refused(`n ${range} for ${model}`, 'n_not_within_range', 'n')
   }
+}
+
+/**
+ * Whether `text` has more than `limit` characters, counted as Unicode code points like the
+ * providers (and the speech price) do: an emoji is one character, not two UTF-16 units.
+ */
+function longerThan(text: string, limit: number): boolean {
+  // A string no longer than the limit in UTF-16 units has no more code points: no count needed.
+  if (text.length <= limit) return false
+  let characters = 0
+  for (const _ of text) {
+    characters += 1
+    if (characters > limit) return true
+  }
+  return false
 }
 
 function refused(message: string, code: string, param: string): RelayError {

@@ -69,8 +69,14 @@ export function registerBillingRoutes(
       const used = options.boolean('DisplayTokenStatEnabled')
         ? Number(token.used_quota)
         : Number(user.used_quota)
-      // In US cents. One division of whole numbers, so 8 units read 0.0016, not 0.0015999999999999999.
-      return { object: 'list', total_usage: (used * 100) / options.number('QuotaPerUnit') }
+      // Hundredths of the subscription's unit, since clients show hard_limit_usd - total_usage / 100:
+      // US cents, or with DisplayInCurrencyEnabled off hundredths of a quota unit (cents against a
+      // limit in quota units made that balance nonsense). One division of whole numbers, so 8 units
+      // read 0.0016, not 0.0015999999999999999.
+      const total = options.boolean('DisplayInCurrencyEnabled')
+        ? (used * 100) / options.number('QuotaPerUnit')
+        : used * 100
+      return { object: 'list', total_usage: total }
     } catch (error) {
       return sendRelayError(reply, error, request.id)
     }

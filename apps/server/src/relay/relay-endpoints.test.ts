@@ -318,7 +318,8 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
     expect(await (await get('/dashboard/billing/subscription', expiring.key)).json()).toMatchObject({
       access_until: expiresAt,
     })
-    // With the token figures off, the owner's; with currency off, quota units (usage stays in cents).
+    // With the token figures off, the owner's; with currency off, quota units, and the usage in
+    // hundredths of them, so that a client's hard_limit_usd - total_usage / 100 is still the balance.
     await fixture.setOption('DisplayTokenStatEnabled', false)
     await fixture.setOption('DisplayInCurrencyEnabled', false)
     try {
@@ -331,7 +332,7 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
       })
       expect(await (await get('/v1/dashboard/billing/usage', limited.key)).json()).toEqual({
         object: 'list',
-        total_usage: 50, // 250 000 quota = $0.5 = 50 cents
+        total_usage: 25_000_000, // 250 000 quota × 100 (it was 50: cents against a limit in quota)
       })
     } finally {
       await fixture.setOption('DisplayTokenStatEnabled', true)

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockUpstream, startMockUpstream } from '../../../../../tools/mock-upstream/src/server.ts'
 import { ApiClient, registerAndLogin } from '../../testing/http-client.ts'
@@ -7,6 +9,10 @@ describe('the proxy route for channel type 43', () => {
   let server: TestApp
   let mock: MockUpstream
   let channelId: number
+  let root: ApiClient
+  /** A target that answers with a request id and CORS headers of its own, as another gateway does. */
+  let gatewayLike: Server
+  let gatewayLikeChannelId: number
   const keyOf = async (username: string) => {
     const row = await server.context.db
       .selectFrom('tokens')
@@ -20,18 +26,83 @@ describe('the proxy route for channel type 43', () => {
   beforeAll(async () => {
     mock = await startMockUpstream()
     server = await startTestApp('sqlite')
-    const root = new ApiClient(server.baseUrl)
+    root = new ApiClient(server.baseUrl)
     await root.login('root', ROOT_PASSWORD)
     expect(
       (await root.post('/api/channel/', { name: 'raw', type: 43, key: 'Raw-Secret-Key', base_url: mock.url }))
         .status,
     ).toBe(200)
     channelId = (await root.get('/api/channel/search?keyword=raw')).body.data[0].id
+    gatewayLike = createServer((_request, response) => {
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        'x-oneapi-request-id': 'the-targets-own-id',
+        'access-control-allow-origin': 'https://elsewhere.example',
+        'x-target-header': 'kept',
+      })
+      response.end('{"ok":true}')
+    })
+    await new Promise<void>((resolve) => gatewayLike.listen(0, '127.0.0.1', resolve))
+    const targetUrl = `http://127.0.0.1:${(gatewayLike.address() as AddressInfo).port}`
+    expect(
+      (await root.post('/api/channel/', { name: 'other-gateway', type: 43, key: 'k', base_url: targetUrl }))
+        .status,
+    ).toBe(200)
+    gatewayLikeChannelId = (await root.get('/api/channel/search?keyword=other-gateway')).body.data[0].id
     await registerAndLogin(server.baseUrl, 'plainuser')
   })
   afterAll(async () => {
     await server?.close()
     await mock?.close()
+    await new Promise((resolve) => gatewayLike?.close(resolve))
+  })
+
+  const proxyLogs = async (requestId: string) => {
+    await server.context.relay.logWriter.flush()
+    return server.context.logDb
+      .selectFrom('logs')
+      .selectAll()
+      .where('model_name', '=', 'oneapi-proxy')
+      .where('request_id', '=', requestId)
+      .execute()
+  }
+
+  it("keeps the gateway's request id and CORS headers when the target sends its own", async () => {
+    const response = await fetch(`${server.baseUrl}/v1/oneapi/proxy/${gatewayLikeChannelId}/anything`, {
+      headers: { authorization: `Bearer ${await keyOf('root')}`, origin: 'https://console.example' },
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('x-target-header')).toBe('kept')
+    const requestId = response.headers.get('x-oneapi-request-id')!
+    // The id the client sees is the one its log row carries (the target's id replaced it).
+    expect(requestId).not.toBe('the-targets-own-id')
+    expect(await proxyLogs(requestId)).toHaveLength(1)
+    expect(response.headers.get('access-control-allow-origin')).not.toBe('https://elsewhere.example')
+  })
+
+  it('bills but writes no log when LogConsumeEnabled is off, like every relayed request', async () => {
+    expect((await root.put('/api/option/', { key: 'LogConsumeEnabled', value: 'false' })).status).toBe(200)
+    try {
+      const quota = async () =>
+        Number(
+          (
+            await server.context.db
+              .selectFrom('users')
+              .select('quota')
+              .where('username', '=', 'root')
+              .executeTakeFirstOrThrow()
+          ).quota,
+        )
+      const before = await quota()
+      const response = await fetch(`${server.baseUrl}/v1/oneapi/proxy/${channelId}/v1/models`, {
+        headers: { authorization: `Bearer ${await keyOf('root')}` },
+      })
+      expect(response.status).toBe(200)
+      expect(await quota()).toBe(before - 1000)
+      expect(await proxyLogs(response.headers.get('x-oneapi-request-id')!)).toEqual([])
+    } finally {
+      await root.put('/api/option/', { key: 'LogConsumeEnabled', value: 'true' })
+    }
   })
 
   it('forwards an administrator request with the channel key, and bills and logs it', async () => {
@@ -66,6 +137,7 @@ describe('the proxy route for channel type 43', () => {
       .selectFrom('logs')
       .selectAll()
       .where('model_name', '=', 'oneapi-proxy')
+      .where('channel_id', '=', channelId)
       .executeTakeFirstOrThrow()
     expect(log).toMatchObject({ quota: 1000, channel_id: channelId, username: 'root' })
   })

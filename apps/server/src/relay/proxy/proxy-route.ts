@@ -24,7 +24,19 @@ const DROPPED_REQUEST_HEADERS = new Set([
   'transfer-encoding',
   'keep-alive',
 ])
-const DROPPED_RESPONSE_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length'])
+/**
+ * Hop-by-hop headers, and the gateway's own: its request id (the log's) and its CORS headers must not
+ * be replaced by the target's, which may well be another gateway.
+ */
+const DROPPED_RESPONSE_HEADERS = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'x-oneapi-request-id',
+])
+const keepsResponseHeader = (name: string): boolean =>
+  !DROPPED_RESPONSE_HEADERS.has(name) && !name.startsWith('access-control-')
 
 /**
  * ANY /v1/oneapi/proxy/:channelid/* — raw pass-through to a Proxy channel (type 43) with the
@@ -81,24 +93,25 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
       }
       reply.code(response.statusCode)
       for (const [name, value] of Object.entries(response.headers)) {
-        if (!DROPPED_RESPONSE_HEADERS.has(name) && value !== undefined) reply.header(name, value)
+        if (keepsResponseHeader(name) && value !== undefined) reply.header(name, value)
       }
       await services.ledger.settle(reserved.reservation, quota, channel.id)
-      services.logWriter.write(
-        systemLog({
-          user_id: caller.user.id,
-          type: LogType.consume,
-          content: `proxy ${request.method} ${request.url.replace(PREFIX, '')} -> ${response.statusCode}`,
-          username: caller.user.username,
-          token_name: caller.token.name,
-          model_name: PROXY_MODEL_NAME,
-          quota,
-          channel_id: channel.id,
-          request_id: request.id,
-          elapsed_time: Date.now() - started,
-          ip: request.ip,
-        }),
-      )
+      if (context.options.boolean('LogConsumeEnabled'))
+        services.logWriter.write(
+          systemLog({
+            user_id: caller.user.id,
+            type: LogType.consume,
+            content: `proxy ${request.method} ${request.url.replace(PREFIX, '')} -> ${response.statusCode}`,
+            username: caller.user.username,
+            token_name: caller.token.name,
+            model_name: PROXY_MODEL_NAME,
+            quota,
+            channel_id: channel.id,
+            request_id: request.id,
+            elapsed_time: Date.now() - started,
+            ip: request.ip,
+          }),
+        )
       return reply.send(response.body)
     } catch (error) {
       return sendRelayError(reply, error, request.id)

@@ -95,6 +95,41 @@ describe.each(testDialects())('relay errors on %s', (dialect) => {
     expect((await chat(client)).choices).toHaveLength(1)
   })
 
+  it('refuses a token with a key shorter than the column at once after it is disabled', async () => {
+    // PostgreSQL pads char(48) with spaces: the key read back (and announced) had trailing blanks, so
+    // the cached token was never dropped (INITIAL_ROOT_TOKEN may be 1-48 characters).
+    const key = 'ShortKeyOfTwentyFour0000'
+    const now = Math.floor(Date.now() / 1000)
+    await insertToken(fixture.db, {
+      user_id: 1,
+      key,
+      status: TokenStatus.enabled,
+      name: 'short-key',
+      created_time: now,
+      accessed_time: now,
+      expired_time: -1,
+      remain_quota: 0,
+      unlimited_quota: true,
+      used_quota: 0,
+    })
+    const client = fixture.openai(`sk-${key}`)
+    expect((await chat(client)).choices).toHaveLength(1) // now cached by the gateway
+    const id = (
+      await fixture.db
+        .selectFrom('tokens')
+        .select('id')
+        .where('name', '=', 'short-key')
+        .executeTakeFirstOrThrow()
+    ).id
+    const disabled = await fixture.root.put('/api/token/?status_only=true', {
+      id,
+      status: TokenStatus.disabled,
+    })
+    expect(disabled.status).toBe(200)
+    expect(disabled.body.data.key).toBe(`sk-${key}`)
+    expectOpenAiError(await relayFailure(chat(client)), 401, 'token_disabled')
+  })
+
   it('refuses an expired token with 401', async () => {
     const key = generateTokenKey()
     const now = Math.floor(Date.now() / 1000)

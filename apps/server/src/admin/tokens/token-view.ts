@@ -8,7 +8,8 @@ export function toTokenView(row: TokenRow): TokenView {
   return {
     id: row.id,
     name: row.name,
-    key: TOKEN_KEY_PREFIX + row.key,
+    // PostgreSQL pads the char(48) column with spaces for keys shorter than 48.
+    key: TOKEN_KEY_PREFIX + row.key.trimEnd(),
     status: row.status,
     used_quota: Number(row.used_quota),
     remain_quota: Number(row.remain_quota),

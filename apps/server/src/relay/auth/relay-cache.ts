@@ -64,7 +64,9 @@ export class RelayCache {
     bus.subscribe(TOKEN_CHANGED, (key) => {
       this.tokenChanges += 1
       if (key === '*') this.tokens.clear()
-      else this.tokens.delete(key.replace(/^sk-/, ''))
+      // A key read from PostgreSQL's char(48) column comes padded with spaces; the cache holds it
+      // as clients send it.
+      else this.tokens.delete(key.replace(/^sk-/, '').trimEnd())
     })
     bus.subscribe(USER_CHANGED, (id) => {
       this.userChanges += 1
@@ -94,7 +96,7 @@ export class RelayCache {
       ? {
           id: row.id,
           userId: row.user_id,
-          key: row.key,
+          key: row.key.trimEnd(),
           name: row.name ?? '',
           status: row.status,
           expiredTime: Number(row.expired_time),

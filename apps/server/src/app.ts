@@ -1,6 +1,12 @@
 import { createServer } from 'node:http'
 import fastifyCookie from '@fastify/cookie'
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify'
 import { managementRoutes } from './admin/route-table.ts'
 import type { AppContext } from './app-context.ts'
 import { authenticate } from './auth/authenticate.ts'
@@ -8,11 +14,14 @@ import { installErrorHandler } from './http/error-handler.ts'
 import { installRateLimits } from './http/rate-limit.ts'
 import { generateRequestId, REQUEST_ID_HEADER } from './http/request-id.ts'
 import { registerRoutes } from './http/route.ts'
+import { RelayError } from './relay/auth/relay-error.ts'
 import { createRelayFront, type RelayFront } from './relay/front/relay-front.ts'
 import { registerRelayRoutes } from './relay/relay-routes.ts'
 import { installWebConsole } from './web/static.ts'
 
 const MANAGEMENT_BODY_LIMIT = 1024 * 1024
+/** Paths whose clients read OpenAI's error shape rather than the management envelope. */
+const RELAY_PATH = /^\/(v1|dashboard)(\/|$)/
 
 export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger']
@@ -21,6 +30,21 @@ export interface BuildAppOptions {
 const IDLE_SWEEP_MS = 100
 /** After the server closed (its connections are gone), how long relay requests may take to settle. */
 const RELAY_DRAIN_TIMEOUT_MS = 10_000
+
+/**
+ * A URL Fastify cannot decode (a broken %-escape) is refused before any hook runs: its answer gets
+ * the request id and the shape its caller reads here (it was Fastify's own, without an id).
+ */
+function answerBadUrl(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header(REQUEST_ID_HEADER, request.id)
+  const message = `The URL is not valid: ${error.message}`
+  if (!RELAY_PATH.test(request.url)) {
+    reply.code(400).send({ success: false, message })
+    return
+  }
+  const refusal = new RelayError(400, message, 'invalid_url', 'invalid_request_error')
+  reply.code(400).send(refusal.toBody(request.id))
+}
 
 /** Builds the whole HTTP application without listening (tests inject or listen on port 0). */
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -47,6 +71,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     trustProxy: context.config.TRUST_PROXY,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    frameworkErrors: answerBadUrl,
   })
   relayFront = createRelayFront(context, context.relay, app.log)
   // Shutting down: new relay requests are refused; connections whose answer ends later are closed

@@ -5,7 +5,7 @@ import { RelayError, sendRelayError } from './auth/relay-error.ts'
 import { authenticateRelay, type RelayCaller } from './auth/token-auth.ts'
 import type { RelayServices } from './relay-services.ts'
 
-/** GET /v1/models and /v1/models/:model: what this token may use, in OpenAI's list shape. */
+/** GET /v1/models and /v1/models/{model}: what this token may use, in OpenAI's list shape. */
 export function registerModelRoutes(
   app: FastifyInstance,
   _context: AppContext,
@@ -30,10 +30,12 @@ export function registerModelRoutes(
     }
   })
 
-  app.get('/v1/models/:model', async (request, reply) => {
+  // The rest of the path is the model: ids like `openai/gpt-4o` (OpenRouter, Together) are often
+  // sent with their slash unencoded, and were answered 501.
+  app.get('/v1/models/*', async (request, reply) => {
     try {
       const caller = await authenticateRelay(services.cache, request.headers.authorization, request.ip)
-      const { model } = request.params as { model: string }
+      const model = (request.params as { '*': string })['*']
       if (!available(caller).includes(model)) {
         throw new RelayError(
           404,

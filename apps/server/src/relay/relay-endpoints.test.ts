@@ -281,6 +281,34 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
     expect(hidden).toMatchObject({ status: 404, error: { code: 'model_not_found' } })
     expect(hidden.requestId).toBeTruthy()
     expect(await relayFailure(client.models.retrieve('no-such-model'))).toMatchObject({ status: 404 })
+    // An id with a slash (OpenRouter's, Together's) is found whether the client encodes it or not.
+    const routed = (await fixture.createToken({ models: 'openai/gpt-4o,gpt-4o-mini' })).key
+    for (const path of ['/v1/models/openai/gpt-4o', '/v1/models/openai%2Fgpt-4o']) {
+      const response = await get(path, routed)
+      expect(response.status, path).toBe(200)
+      expect(await response.json()).toMatchObject({ id: 'openai/gpt-4o', object: 'model' })
+    }
+    expect((await get('/v1/models/openai/gpt-4o-mini', routed)).status).toBe(404)
+  })
+
+  it('answers a URL it cannot decode with 400 in the shape its caller reads, with a request id', async () => {
+    const relay = await get('/v1/models/%E0%A4%A')
+    expect(relay.status).toBe(400)
+    expect(relay.headers.get(REQUEST_ID)).toBeTruthy()
+    expect(await relay.json()).toMatchObject({
+      error: {
+        type: 'invalid_request_error',
+        code: 'invalid_url',
+        message: expect.stringContaining(relay.headers.get(REQUEST_ID)!),
+      },
+    })
+    const management = await get('/api/status/%E0%A4%A')
+    expect(management.status).toBe(400)
+    expect(management.headers.get(REQUEST_ID)).toBeTruthy()
+    expect(await management.json()).toMatchObject({
+      success: false,
+      message: expect.stringMatching(/^The URL is not valid/),
+    })
   })
 
   it('reports the token balance on the dashboard billing endpoints, also under /v1', async () => {

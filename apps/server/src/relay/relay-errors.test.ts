@@ -1,3 +1,4 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { TokenStatus } from '@one-api/contracts'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -210,6 +211,53 @@ describe.each(testDialects())('relay errors on %s', (dialect) => {
     }
     const { response } = await chat(pinned).withResponse()
     expect((await fixture.logFor(response.headers.get(REQUEST_ID))).channel_id).toBe(secondChannel)
+  })
+
+  it('reads request bodies compressed with gzip, deflate or br, and refuses what cannot be decoded', async () => {
+    const body = JSON.stringify({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hello there' }],
+    })
+    const send = (encoding: string, bytes: Buffer) =>
+      fetch(`${fixture.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${rootKey}`,
+          'content-type': 'application/json',
+          'content-encoding': encoding,
+        },
+        body: bytes,
+      })
+    for (const [encoding, bytes] of [
+      ['gzip', gzipSync(body)],
+      ['deflate', deflateSync(body)],
+      ['br', brotliCompressSync(body)],
+    ] as const) {
+      const response = await send(encoding, bytes)
+      // It was a 400 "not valid JSON": the compressed bytes were read as they came.
+      expect(response.status, encoding).toBe(200)
+      expect(((await response.json()) as { choices: unknown[] }).choices).toHaveLength(1)
+      // The upstream gets the plain JSON, without the client's Content-Encoding.
+      const upstream = fixture.mock.requests.at(-1)!
+      expect(JSON.parse(upstream.body.toString('utf8')).messages[0].content).toBe('hello there')
+      expect(upstream.headers['content-encoding']).toBeUndefined()
+    }
+    const before = upstreamCount()
+    const errorOf = async (response: Response) => ({
+      status: response.status,
+      error: ((await response.json()) as { error: ErrorAnswer['error'] }).error,
+      requestId: response.headers.get(REQUEST_ID) ?? undefined,
+    })
+    expectOpenAiError(await errorOf(await send('gzip', Buffer.from(body))), 400, 'invalid_content_encoding')
+    expectOpenAiError(
+      await errorOf(await send('compress', gzipSync(body))),
+      415,
+      'unsupported_content_encoding',
+    )
+    // 65 MB of zeros compress to about 64 kB: decoded, they are past the 64 MB a body may have.
+    const bomb = gzipSync(Buffer.alloc(65 * 1024 * 1024))
+    expectOpenAiError(await errorOf(await send('gzip', bomb)), 413, 'request_too_large')
+    expect(upstreamCount()).toBe(before)
   })
 
   it('refuses malformed bodies with 400 before any upstream call', async () => {

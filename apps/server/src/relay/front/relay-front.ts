@@ -7,6 +7,7 @@ import { generateRequestId } from '../../http/request-id.ts'
 import { RelayError } from '../auth/relay-error.ts'
 import { createRelayHandler } from '../pipeline/relay-handler.ts'
 import type { RelayServices } from '../relay-services.ts'
+import { decodeRequestBody, isEncoded } from './body-encoding.ts'
 import { sendRelayErrorAnswer } from './client-response.ts'
 import { readRequestBody } from './request-reader.ts'
 
@@ -96,20 +97,28 @@ export function createRelayFront(
           )
           return
         }
-        // relay() never rejects: every failure is answered inside it.
-        const served = relay({
-          request,
-          response,
-          requestId,
-          startedAt,
-          mode,
-          path: url,
-          pathModel,
-          body,
-          clientIp: clientIp(request),
+        const serve = (decoded: Buffer) => {
+          // relay() never rejects: every failure is answered inside it.
+          const served = relay({
+            request,
+            response,
+            requestId,
+            startedAt,
+            mode,
+            path: url,
+            pathModel,
+            body: decoded,
+            clientIp: clientIp(request),
+          })
+          inFlight.add(served)
+          void served.finally(() => inFlight.delete(served))
+        }
+        const encoding = request.headers['content-encoding']
+        if (!isEncoded(encoding)) return serve(body)
+        decodeRequestBody(body, encoding, RELAY_BODY_LIMIT, (decoded) => {
+          if (decoded instanceof RelayError) sendRelayErrorAnswer(response, requestId, decoded)
+          else serve(decoded)
         })
-        inFlight.add(served)
-        void served.finally(() => inFlight.delete(served))
       })
       return true
     },

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { TokenStatus } from '@one-api/contracts'
 import type OpenAI from 'openai'
@@ -149,6 +150,19 @@ describe.each(testDialects())('relay errors on %s', (dialect) => {
     const before = upstreamCount()
     expectOpenAiError(await relayFailure(chat(fixture.openai(`sk-${key}`))), 401, 'token_expired')
     expect(upstreamCount()).toBe(before)
+    // The row says so too (status 3), as one-api records it, so the console shows why.
+    const statusOf = async () =>
+      (
+        await fixture.db
+          .selectFrom('tokens')
+          .select('status')
+          .where('key', '=', key)
+          .executeTakeFirstOrThrow()
+      ).status
+    const deadline = Date.now() + 5_000
+    while ((await statusOf()) !== TokenStatus.expired && Date.now() < deadline) await sleep(20)
+    expect(await statusOf()).toBe(TokenStatus.expired)
+    expectOpenAiError(await relayFailure(chat(fixture.openai(`sk-${key}`))), 401, 'token_expired')
   })
 
   it("refuses a model outside the token's model list with 403", async () => {
@@ -226,7 +240,7 @@ describe.each(testDialects())('relay errors on %s', (dialect) => {
           'content-type': 'application/json',
           'content-encoding': encoding,
         },
-        body: bytes,
+        body: new Uint8Array(bytes),
       })
     for (const [encoding, bytes] of [
       ['gzip', gzipSync(body)],

@@ -48,7 +48,9 @@ export async function createRelayServices(
   ledger.shareWriteLockWith(logWriter)
   const upstream = new UpstreamClient({ proxy: config.RELAY_PROXY, timeoutSeconds: config.RELAY_TIMEOUT })
   return {
-    cache: new RelayCache(db, bus, config.SYNC_FREQUENCY * 1000),
+    cache: new RelayCache(db, bus, config.SYNC_FREQUENCY * 1000, (error) =>
+      logger.warn({ err: error }, "recording a token's expiry failed"),
+    ),
     router,
     ledger,
     logWriter,

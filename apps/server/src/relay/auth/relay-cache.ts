@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net'
-import { UserStatus } from '@one-api/contracts'
+import { TokenStatus, UserStatus } from '@one-api/contracts'
 import type { Kysely } from 'kysely'
 import type { MainSchema } from '../../db/schema.ts'
 import { toBoolean } from '../../db/schema.ts'
@@ -58,8 +58,10 @@ export class RelayCache {
 
   constructor(
     private readonly db: Kysely<MainSchema>,
-    bus: EventBus,
+    private readonly bus: EventBus,
     private readonly ttlMs: number,
+    /** Reports what failed in the background (recordExpiry). */
+    private readonly onError: (error: unknown) => void = () => {},
   ) {
     bus.subscribe(TOKEN_CHANGED, (key) => {
       this.tokenChanges += 1
@@ -87,6 +89,29 @@ export class RelayCache {
     const cached = this.users.get(id)
     if (cached && cached.expiresAt > Date.now()) return cached.value
     return this.loadUser(id)
+  }
+
+  /**
+   * Records on an enabled token's row that it has expired (status 3), as one-api does, so the
+   * console shows why the relay refuses it. A conditional update: it happens once, and not if the
+   * expiry was moved meanwhile; the change is announced like any other. Nobody waits for it: a
+   * failure goes to `onError`. (Exhaustion is not recorded: a token at 0 may get quota back when a
+   * request in flight is refunded, and a status 4 would then lock it until re-enabled by hand.)
+   */
+  recordExpiry(token: CachedToken): void {
+    const now = Math.floor(Date.now() / 1000)
+    this.db
+      .updateTable('tokens')
+      .set({ status: TokenStatus.expired })
+      .where('id', '=', token.id)
+      .where('status', '=', TokenStatus.enabled)
+      .where('expired_time', '!=', -1)
+      .where('expired_time', '<', now)
+      .executeTakeFirst()
+      .then(async (result) => {
+        if (Number(result.numUpdatedRows) > 0) await this.bus.publish(TOKEN_CHANGED, token.key)
+      })
+      .catch(this.onError)
   }
 
   private async loadToken(key: string): Promise<CachedToken | undefined> {

@@ -75,13 +75,17 @@ function authenticateToken(
   apiKey: ApiKey,
   clientIp: string,
 ): RelayCaller | Promise<RelayCaller> {
-  checkToken(token, clientIp)
+  checkToken(cache, token, clientIp)
   const user = cache.user(token.userId)
   if (user instanceof Promise) return user.then((found) => callerOf(token, found, apiKey))
   return callerOf(token, user, apiKey)
 }
 
-function checkToken(token: CachedToken | undefined, clientIp: string): asserts token is CachedToken {
+function checkToken(
+  cache: RelayCache,
+  token: CachedToken | undefined,
+  clientIp: string,
+): asserts token is CachedToken {
   if (!token) throw invalidKey()
   if (token.status === TokenStatus.exhausted) {
     throw new RelayError(
@@ -90,11 +94,10 @@ function checkToken(token: CachedToken | undefined, clientIp: string): asserts t
       'token_quota_exhausted',
     )
   }
-  if (
-    token.status === TokenStatus.expired ||
-    (token.expiredTime !== -1 && token.expiredTime < Date.now() / 1000)
-  ) {
-    throw new RelayError(401, 'This token has expired', 'token_expired')
+  if (token.status === TokenStatus.expired) throw tokenExpired()
+  if (token.expiredTime !== -1 && token.expiredTime < Date.now() / 1000) {
+    if (token.status === TokenStatus.enabled) cache.recordExpiry(token)
+    throw tokenExpired()
   }
   if (token.status !== TokenStatus.enabled)
     throw new RelayError(401, 'This token is disabled', 'token_disabled')
@@ -108,6 +111,8 @@ function checkToken(token: CachedToken | undefined, clientIp: string): asserts t
     throw new RelayError(403, `This token may not be used from ${clientIp}`, 'ip_not_allowed')
   }
 }
+
+const tokenExpired = () => new RelayError(401, 'This token has expired', 'token_expired')
 
 function callerOf(token: CachedToken, user: CachedUser | undefined, apiKey: ApiKey): RelayCaller {
   if (!isUserEnabled(user))

@@ -1,5 +1,6 @@
 /**
- * The non-chat endpoints in OpenAI's wire format: embeddings, moderations, images, audio, models.
+ * The non-chat endpoints in OpenAI's wire format: embeddings, moderations, images, transcriptions,
+ * translations, models (speech: speech.ts).
  * https://platform.openai.com/docs/api-reference
  */
 import type { ServerResponse } from 'node:http'
@@ -116,36 +117,6 @@ export function handleImages(
         }
       : {}
   sendJson(response, 200, JSON.stringify({ created: CREATED, data, ...usage }))
-}
-
-const AUDIO_TYPES: Record<string, string> = {
-  mp3: 'audio/mpeg',
-  opus: 'audio/ogg',
-  aac: 'audio/aac',
-  flac: 'audio/flac',
-  wav: 'audio/wav',
-  pcm: 'audio/pcm',
-}
-/** 4 KiB of fixed bytes behind an ID3 tag: clients only check they got binary audio. */
-const AUDIO = Buffer.concat([
-  Buffer.from('ID3\u0004\u0000\u0000\u0000\u0000\u0000\u0000', 'latin1'),
-  Buffer.alloc(4086, 0x55),
-])
-
-export function handleSpeech(response: ServerResponse, json: Record<string, unknown>, model: string): void {
-  if (typeof json.input !== 'string' || json.input === '') {
-    sendError(response, 400, model, {
-      error: {
-        message: "Missing required parameter: 'input'.",
-        type: 'invalid_request_error',
-        param: 'input',
-        code: 'missing_required_parameter',
-      },
-    })
-    return
-  }
-  const format = typeof json.response_format === 'string' ? json.response_format : 'mp3'
-  sendJson(response, 200, AUDIO, AUDIO_TYPES[format] ?? 'audio/mpeg')
 }
 
 export const TRANSCRIPT = 'Hello from the mock upstream transcription.'

@@ -5,4 +5,5 @@ export {
   type RecordedRequest,
   startMockUpstream,
 } from './server.ts'
+export { SPEECH_PIECE_BYTES, SPEECH_TOKENS_PER_PIECE, speechAudio, speechPiece } from './speech.ts'
 export { DEFAULT_CHUNKS, generatedText } from './usage-rules.ts'

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockUpstream, startMockUpstream } from './server.ts'
+import { SPEECH_PIECE_BYTES, speechAudio, speechPiece } from './speech.ts'
 
 let mock: MockUpstream
 beforeAll(async () => {
@@ -124,6 +125,48 @@ describe('mock upstream over plain HTTP', () => {
     expect(response.headers.get('content-type')).toBe('audio/mpeg')
     const bytes = Buffer.from(await response.arrayBuffer())
     expect(bytes.subarray(0, 3).toString()).toBe('ID3')
+  })
+
+  it('sends speech in pieces, chunk-delay-ms apart, cut after cut-after pieces', async () => {
+    const sentAt = Date.now()
+    const response = await post('/v1/audio/speech', {
+      model: 'tts-1+chunks=3+chunk-delay-ms=150',
+      input: 'hello',
+      voice: 'alloy',
+    })
+    const arrivals: number[] = []
+    const pieces: Buffer[] = []
+    const reader = response.body!.getReader()
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      arrivals.push(Date.now() - sentAt)
+      pieces.push(Buffer.from(read.value))
+    }
+    expect(Buffer.concat(pieces).equals(speechAudio(3))).toBe(true)
+    expect(speechAudio(3)).toHaveLength(3 * SPEECH_PIECE_BYTES)
+    expect(arrivals[0]).toBeLessThan(150)
+    expect(arrivals.at(-1)).toBeGreaterThanOrEqual(290)
+    const cut = await post('/v1/audio/speech', {
+      model: 'tts-1+chunks=3+cut-after=1',
+      input: 'hi',
+      voice: 'alloy',
+    })
+    await expect(cut.arrayBuffer()).rejects.toThrow()
+  })
+
+  it('answers speech with stream_format sse as speech.audio.delta events and a speech.audio.done', async () => {
+    const body = {
+      model: 'gpt-4o-mini-tts+chunks=2',
+      input: 'two words',
+      voice: 'alloy',
+      stream_format: 'sse',
+    }
+    const response = await post('/v1/audio/speech', body)
+    expect(response.headers.get('content-type')).toContain('text/event-stream')
+    expect(events(await response.text()).map((event) => JSON.parse(event))).toEqual([
+      { type: 'speech.audio.delta', audio: speechPiece(0).toString('base64') },
+      { type: 'speech.audio.delta', audio: speechPiece(1).toString('base64') },
+      { type: 'speech.audio.done', usage: { input_tokens: 2, output_tokens: 20, total_tokens: 22 } },
+    ])
   })
 
   it('rejects unparsable JSON like OpenAI does', async () => {

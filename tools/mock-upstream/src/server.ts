@@ -12,7 +12,6 @@ import {
   handleImages,
   handleModels,
   handleModerations,
-  handleSpeech,
   handleTranscription,
 } from './endpoints.ts'
 import { sendError, sendJson } from './errors.ts'
@@ -26,6 +25,7 @@ import {
 } from './faults.ts'
 import { parseMultipart } from './multipart-fields.ts'
 import { matchRoute, type Route } from './routes.ts'
+import { handleSpeech } from './speech.ts'
 
 export interface MockUpstreamOptions {
   port?: number
@@ -173,7 +173,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       case 'images':
         return handleImages(response, input, model, faults)
       case 'speech':
-        return handleSpeech(response, input, model)
+        return handleSpeech(response, input, model, faults)
       case 'transcriptions':
       case 'translations':
         return handleTranscription(response, form, route.endpoint === 'translations', faults)

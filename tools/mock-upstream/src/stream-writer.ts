@@ -24,7 +24,7 @@ const BATCH = 256
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
 
 /** Resolves when the socket can take more data, or when the client went away. */
-const drained = (response: ServerResponse) =>
+export const drained = (response: ServerResponse) =>
   new Promise<void>((resolve) => {
     const done = () => {
       response.off('drain', done)

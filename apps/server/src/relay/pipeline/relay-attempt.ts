@@ -6,6 +6,7 @@ import { type Charge, type CostInput, chargeFor } from '../../billing/request-co
 import { relayHeaders, sendAnswer } from '../front/client-response.ts'
 import type { RoutedChannel } from '../routing/routed-channel.ts'
 import type { RelayState } from './relay-state.ts'
+import { SpeechStream } from './speech-stream.ts'
 import type { UpstreamClient } from './upstream-client.ts'
 import type { StreamSink, UpstreamAnswer } from './upstream-exchange.ts'
 
@@ -37,9 +38,13 @@ export async function runAttempt(upstream: UpstreamClient, input: AttemptInput):
   })
   if (isUpstreamError(built)) return { kind: 'failed', error: built }
   const sentAt = process.hrtime.bigint()
-  const stream = state.facts.stream
-    ? new ClientStream(state, adaptor.createStreamTransformer(relayRequest, built))
-    : undefined
+  // Speech is relayed as it arrives whether or not the client asked for events (speech-stream.ts).
+  const stream: ClientSink | undefined =
+    state.mode === 'audio-speech'
+      ? new SpeechStream(state)
+      : state.facts.stream
+        ? new ClientStream(state, adaptor.createStreamTransformer(relayRequest, built))
+        : undefined
   const call = upstream.start(built, stream)
   state.upstreamCall = call
   let answer: UpstreamAnswer
@@ -63,6 +68,11 @@ export async function runAttempt(upstream: UpstreamClient, input: AttemptInput):
   return { kind: 'served', charge, notes: [] }
 }
 
+/** A StreamSink that writes to the client and then says what the attempt comes to. */
+interface ClientSink extends StreamSink {
+  outcome(input: AttemptInput): AttemptOutcome
+}
+
 /**
  * The client's side of a streamed answer: each upstream chunk goes through the adaptor's
  * transformer and straight to the client's socket; when the socket is full the upstream is
@@ -70,7 +80,7 @@ export async function runAttempt(upstream: UpstreamClient, input: AttemptInput):
  * response starts with the first event it is sent, so an upstream that breaks off before any
  * has sent the client nothing: the attempt failed, and another channel may serve the request.
  */
-class ClientStream implements StreamSink {
+class ClientStream implements ClientSink {
   private readonly notes: string[] = []
   private status = 200
   private began = false

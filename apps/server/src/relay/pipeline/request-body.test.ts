@@ -15,6 +15,13 @@ describe('readRelayBody', () => {
     expect(facts('moderations', { input: 'x', stream: true }).stream).toBe(false)
   })
 
+  it('makes speech a stream of events when it asks stream_format "sse", not on stream: true', () => {
+    const speech = { model: 'gpt-4o-mini-tts', input: 'x', voice: 'alloy' }
+    expect(facts('audio-speech', { ...speech, stream_format: 'sse' }).stream).toBe(true)
+    expect(facts('audio-speech', { ...speech, stream_format: 'audio' }).stream).toBe(false)
+    expect(facts('audio-speech', { ...speech, stream: true }).stream).toBe(false)
+  })
+
   it('holds max_tokens for every completion asked for', () => {
     const chat = { model: 'm', messages: [{ role: 'user', content: 'x' }], max_tokens: 10 }
     expect(facts('chat', chat).maxTokens).toBe(10)

@@ -60,13 +60,23 @@ export function readRelayBody(
   return {
     json: record,
     model,
-    // Only chat, completions and images (gpt-image-1's partial images) stream; `stream` elsewhere
-    // is left to the upstream and the answer read as the mode's usual one (a stream expected of an
-    // embedding made it a 502 that cooled the channel down).
-    stream: record.stream === true && STREAMING_MODES.has(mode),
+    stream: asksForStream(mode, record),
     clientWantsUsage: streamOptions?.include_usage === true,
     maxTokens,
   }
+}
+
+/**
+ * Only chat, completions and images (gpt-image-1's partial images) stream on `stream: true`;
+ * `stream` elsewhere is left to the upstream and the answer read as the mode's usual one (a stream
+ * expected of an embedding made it a 502 that cooled the channel down). Speech is always relayed
+ * as it arrives (relay-attempt.ts); it is a stream of events (and logged as a stream) when the
+ * client asks `stream_format: "sse"`, which also makes the upstream call ask for SSE.
+ * https://platform.openai.com/docs/api-reference/audio/createSpeech#audio-createspeech-stream_format
+ */
+function asksForStream(mode: RelayMode, record: Record<string, unknown>): boolean {
+  if (mode === 'audio-speech') return record.stream_format === 'sse'
+  return record.stream === true && STREAMING_MODES.has(mode)
 }
 
 function checkModeFields(mode: RelayMode, record: Record<string, unknown>): void {

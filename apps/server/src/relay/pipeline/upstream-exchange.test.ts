@@ -76,6 +76,28 @@ describe('UpstreamExchange', () => {
     }
   })
 
+  it('streams whatever 2xx answer a sink takes (speech audio) and gathers the rest', async () => {
+    const audioOnly = async (status: number, contentType: string) => {
+      const { sink, seen } = recordingSink()
+      sink.takes = (type) => !type.includes('json')
+      const exchange = new UpstreamExchange(sink)
+      exchange.onHeaders(status, raw('Content-Type', contentType), resume)
+      exchange.onData(Buffer.from('ID3'))
+      exchange.onComplete()
+      return { answer: (await exchange.done).kind, seen }
+    }
+    expect(await audioOnly(200, 'audio/mpeg')).toEqual({
+      answer: 'streamed',
+      seen: ['start 200', 'write ID3', 'end clean'],
+    })
+    for (const [status, contentType] of [
+      [200, 'application/json'],
+      [500, 'audio/mpeg'],
+    ] as const) {
+      expect(await audioOnly(status, contentType)).toEqual({ answer: 'buffered', seen: [] })
+    }
+  })
+
   it('reports a stream that broke off after it started as streamed, with the error', async () => {
     const { sink, seen } = recordingSink()
     const exchange = new UpstreamExchange(sink)

@@ -2,8 +2,13 @@ import type { Dispatcher } from 'undici'
 
 /** Where a streamed upstream answer goes, chunk by chunk, as it arrives. */
 export interface StreamSink {
-  /** The upstream answered 2xx with an event stream: the client's response starts now. */
-  start(status: number): void
+  /**
+   * Whether a 2xx answer with this Content-Type (lower-cased or not, '' when none) goes to the
+   * sink; anything else is gathered. Without it, event streams alone do (chat and completions).
+   */
+  takes?(contentType: string): boolean
+  /** The upstream answered 2xx with what the sink takes: the client's response may start now. */
+  start(status: number, contentType: string): void
   /** One upstream chunk. Returns false to pause the upstream until `resume` is called. */
   write(chunk: Buffer, resume: () => void): boolean
   /**
@@ -90,7 +95,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   private streaming = false
   private resumeUpstream: () => void = doNothing
 
-  /** `sink`: set for stream requests; used only when the answer is a 2xx event stream. */
+  /** `sink`: set for stream (and speech) requests; used only for a 2xx answer it takes. */
   constructor(private readonly sink: StreamSink | undefined) {
     this.done = new Promise<UpstreamAnswer>((resolve, reject) => {
       this.resolve = resolve
@@ -119,10 +124,15 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     const headers = success ? contentTypeOf(rawHeaders) : decodeHeaders(rawHeaders)
     this.head = { status, headers }
     this.resumeUpstream = resume
-    const eventStream = (headers['content-type'] ?? '').includes('text/event-stream')
-    if (this.sink && success && eventStream) {
+    const contentType = headers['content-type'] ?? ''
+    const sink = this.sink
+    if (
+      sink &&
+      success &&
+      (sink.takes ? sink.takes(contentType) : contentType.includes('text/event-stream'))
+    ) {
       this.streaming = true
-      this.sink.start(status)
+      sink.start(status, contentType)
     }
     return true
   }

@@ -64,8 +64,8 @@ export async function createRuntime(config: Config, logger: FastifyBaseLogger): 
   let bus: EventBus = new MemoryEventBus()
   let rateLimiter: RateLimiter = new MemoryRateLimiter()
   if (config.REDIS_CONN_STRING) {
-    redis = await connectRedis(config.REDIS_CONN_STRING, config.REDIS_PASSWORD)
-    bus = await RedisEventBus.create(redis)
+    redis = await connectRedis(config.REDIS_CONN_STRING, config.REDIS_PASSWORD, logger)
+    bus = await RedisEventBus.create(redis, logger)
     await rateLimiter.close()
     rateLimiter = new RedisRateLimiter(redis)
     logger.info('Redis enabled: rate limits and change notifications are shared by every node')
@@ -76,8 +76,12 @@ export async function createRuntime(config: Config, logger: FastifyBaseLogger): 
       'SESSION_SECRET is not set: sessions end when the server restarts and are not shared between nodes',
     )
   }
-  const options = new OptionsStore(main.db, main.dialect, bus)
+  const options = new OptionsStore(main.db, main.dialect, bus, (error) =>
+    logger.error({ err: error }, 'reloading the options failed'),
+  )
   await options.load()
+  // Like the routing index: a change whose announcement this node missed is applied by then.
+  options.reloadEvery(config.SYNC_FREQUENCY * 1000)
   const relay = await createRelayServices(config, main.db, logs.db, bus, logger, main.sqlite)
   const context: AppContext = {
     config,
@@ -109,6 +113,7 @@ export async function createRuntime(config: Config, logger: FastifyBaseLogger): 
     redis,
     async close() {
       clearInterval(optimizer)
+      options.close()
       channelTests.close()
       await relay.close()
       await bus.close()

@@ -5,15 +5,41 @@ const API_WINDOW_SECONDS = 180
 const WEB_WINDOW_SECONDS = 180
 const CRITICAL_WINDOW_SECONDS = 1200
 export const RATE_LIMIT_MESSAGE = 'Too many requests, please try again later'
+/** At most one warning per this period while the limiter keeps failing (one per request would flood). */
+const FAILURE_WARNING_PERIOD_MS = 60_000
 
 /**
  * Per-IP limits of one-api (reference §5.4): the management API and dashboard, the web console,
  * and a stricter limit on sign-in, registration and verification. The relay (/v1) is not limited
  * here. Memory or Redis backed, so the count is shared by every node when Redis is configured.
+ * A limiter that fails (Redis unreachable) lets the request through: losing the limits for a while
+ * is better than the whole console and management API answering 500.
  */
 export function installRateLimits(app: FastifyInstance, context: AppContext): void {
   const { config, rateLimiter } = context
   if (config.DEBUG) return
+  let lastWarning = Number.NEGATIVE_INFINITY
+  let unlimitedSinceWarning = 0
+  const allow = async (key: string, limit: number, window: number): Promise<boolean> => {
+    try {
+      return await rateLimiter.allow(key, limit, window)
+    } catch (error) {
+      unlimitedSinceWarning += 1
+      const now = Date.now()
+      if (now - lastWarning >= FAILURE_WARNING_PERIOD_MS) {
+        app.log.warn(
+          {
+            err: error instanceof Error ? error.message : String(error),
+            unlimitedRequests: unlimitedSinceWarning,
+          },
+          'rate limiting is unavailable; requests are served without limits until it recovers',
+        )
+        lastWarning = now
+        unlimitedSinceWarning = 0
+      }
+      return true
+    }
+  }
   app.addHook('onRequest', (request, reply, done) => {
     const kind = classify(request)
     if (kind === 'none') return done()
@@ -35,7 +61,7 @@ export function installRateLimits(app: FastifyInstance, context: AppContext): vo
     }
     for (const [key, limit, window] of checks) {
       if (limit === 0) continue
-      if (!(await rateLimiter.allow(key, limit, window))) {
+      if (!(await allow(key, limit, window))) {
         reply.header('Retry-After', String(window))
         reply.status(429).send({ success: false, message: RATE_LIMIT_MESSAGE })
         return false

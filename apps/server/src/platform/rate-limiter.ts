@@ -60,6 +60,9 @@ export class RedisRateLimiter implements RateLimiter {
   constructor(private readonly redis: Redis) {}
 
   async allow(key: string, limit: number, windowSeconds: number): Promise<boolean> {
+    // While reconnecting, a command would wait in ioredis' offline queue for several retries: fail
+    // at once instead, so the caller's decision (the HTTP limits fail open) costs no latency.
+    if (this.redis.status !== 'ready') throw new Error(`Redis is ${this.redis.status}`)
     const now = Date.now()
     const member = `${now}-${process.pid}-${this.sequence++}-${Math.random()}`
     const allowed = await this.redis.eval(

@@ -59,7 +59,7 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
           })
           .where('id', '=', user.id)
           .execute()
-        await context.bus.publish(USER_CHANGED, String(user.id))
+        await context.bus.publish(USER_CHANGED, String(user.id), `user #${user.id}`)
         reply.clearCookie(SESSION_COOKIE, { path: '/' })
         return ok()
       },

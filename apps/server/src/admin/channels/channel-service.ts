@@ -16,7 +16,8 @@ import { notFound } from '../../http/errors.ts'
  * Channel writes. Each one changes the channel and rebuilds its abilities (the routing index) in
  * one transaction, so routing never sees a channel without its abilities; then it tells every node
  * (the relay's routing cache listens to 'channel-changed'). Inside a transaction only `trx` is used:
- * SQLite has a single connection, which the transaction holds.
+ * SQLite has a single connection, which the transaction holds. The announcement never fails the
+ * write: it is committed, and a node that is not told (Redis unreachable) catches up later.
  */
 export const CHANNEL_CHANGED = 'channel-changed'
 
@@ -24,7 +25,7 @@ export const CHANNEL_CHANGED = 'channel-changed'
 const ID_CHUNK_SIZE = 500
 
 async function announce(context: AppContext, ids: readonly number[]): Promise<void> {
-  for (const id of ids) await context.bus.publish(CHANNEL_CHANGED, String(id))
+  for (const id of ids) await context.bus.publish(CHANNEL_CHANGED, String(id), `channel #${id}`)
 }
 
 export async function createChannels(context: AppContext, rows: readonly NewChannel[]): Promise<number[]> {
@@ -62,7 +63,9 @@ export async function updateChannelById(context: AppContext, id: number, patch: 
  * A status change the program makes (automatic disabling and enabling): applied only while the
  * channel still has the status `from`, so a change an administrator made in the meantime (a
  * channel disabled by hand while a test of all channels ran) is never overwritten. False when the
- * channel had another status, or is gone.
+ * channel had another status, or is gone. When another node already made the same move, this node
+ * may have missed its announcement (Redis was unreachable) and still route to the channel: it
+ * reloads its routing index.
  */
 export async function moveChannelStatus(
   context: AppContext,
@@ -70,20 +73,24 @@ export async function moveChannelStatus(
   from: number,
   to: number,
 ): Promise<boolean> {
-  const moved = await context.db.transaction().execute(async (trx) => {
+  const outcome = await context.db.transaction().execute(async (trx) => {
     const result = await trx
       .updateTable('channels')
       .set({ status: to })
       .where('id', '=', id)
       .where('status', '=', from)
       .executeTakeFirst()
-    if (Number(result.numUpdatedRows) !== 1) return false
-    const channel = await findChannelById(trx, id)
-    if (channel) await rebuildAbilities(trx, channel)
-    return true
+    if (Number(result.numUpdatedRows) === 1) {
+      const channel = await findChannelById(trx, id)
+      if (channel) await rebuildAbilities(trx, channel)
+      return 'moved'
+    }
+    const current = await findChannelById(trx, id)
+    return current?.status === to ? 'already-there' : 'left'
   })
-  if (moved) await announce(context, [id])
-  return moved
+  if (outcome === 'moved') await announce(context, [id])
+  if (outcome === 'already-there') context.relay.router.scheduleReload()
+  return outcome === 'moved'
 }
 
 export async function deleteChannelById(context: AppContext, id: number): Promise<void> {

@@ -47,14 +47,16 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
     if (!token) throw notFound(NOT_FOUND)
     return token
   }
-  // The relay caches tokens by key; every node drops its copy when one changes.
-  const announce = (key: string) => bus.publish('token-changed', key)
+  // The relay caches tokens by key; every node drops its copy when one changes. The key is a
+  // secret: a failed announcement is logged with the token's id instead.
+  const announce = (token: Pick<TokenRow, 'id' | 'key'>) =>
+    bus.publish('token-changed', token.key, `token #${token.id}`)
 
   const deleteToken: RouteDefinition['handler'] = async (request) => {
     const user = currentUser(request)
     const token = await findOrFail(user.id, parseTokenId(request))
     if (!(await deleteOwnToken(db, user.id, token.id))) throw notFound(NOT_FOUND)
-    await announce(token.key)
+    await announce(token)
     return ok()
   }
 
@@ -115,7 +117,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
           models: input.models,
           subnet: input.subnet,
         })
-        await announce(token.key)
+        await announce(token)
         return ok(toTokenView(token))
       },
     },
@@ -136,7 +138,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
             unlimited_quota: toBoolean(token.unlimited_quota),
           })
           await updateOwnToken(db, user.id, token.id, { status })
-          await announce(token.key)
+          await announce(token)
           return ok(toTokenView(await findOrFail(user.id, token.id)))
         }
         const input = parseInput(updateTokenInputSchema, request.body)
@@ -153,7 +155,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
           models: input.models,
           subnet: input.subnet,
         })
-        await announce(token.key)
+        await announce(token)
         return ok(toTokenView(await findOrFail(user.id, token.id)))
       },
     },

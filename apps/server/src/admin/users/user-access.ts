@@ -16,7 +16,7 @@ import { forbidden, notFound } from '../../http/errors.ts'
 export const USER_CHANGED_TOPIC = 'user-changed'
 
 export async function announceUserChange(context: AppContext, userId: number): Promise<void> {
-  await context.bus.publish(USER_CHANGED_TOPIC, String(userId))
+  await context.bus.publish(USER_CHANGED_TOPIC, String(userId), `user #${userId}`)
 }
 
 const USER_NOT_FOUND = 'User not found'

@@ -109,7 +109,8 @@ export class RelayCache {
       .where('expired_time', '<', now)
       .executeTakeFirst()
       .then(async (result) => {
-        if (Number(result.numUpdatedRows) > 0) await this.bus.publish(TOKEN_CHANGED, token.key)
+        if (Number(result.numUpdatedRows) > 0)
+          await this.bus.publish(TOKEN_CHANGED, token.key, `token #${token.id}`)
       })
       .catch(this.onError)
   }

@@ -112,6 +112,18 @@ export interface OptionsTable {
   value: string
 }
 
+export interface QuotaHoldsTable {
+  node_id: string
+  token_id: number
+  user_id: number
+  amount: number
+}
+
+export interface RelayNodesTable {
+  node_id: string
+  heartbeat_at: number
+}
+
 export interface MainSchema {
   users: UsersTable
   tokens: TokensTable
@@ -119,6 +131,8 @@ export interface MainSchema {
   abilities: AbilitiesTable
   redemptions: RedemptionsTable
   options: OptionsTable
+  quota_holds: QuotaHoldsTable
+  relay_nodes: RelayNodesTable
 }
 
 export interface LogSchema {

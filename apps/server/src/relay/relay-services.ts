@@ -2,6 +2,7 @@ import type SqliteDatabase from 'better-sqlite3'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
 import { Ledger } from '../billing/ledger/ledger.ts'
+import { QuotaHoldKeeper } from '../billing/ledger/quota-holds.ts'
 import { LogWriter } from '../billing/log-writer.ts'
 import type { Config } from '../config/env.ts'
 import type { LogSchema, MainSchema } from '../db/schema.ts'
@@ -46,6 +47,16 @@ export async function createRelayServices(
     },
   )
   ledger.shareWriteLockWith(logWriter)
+  // What a dead node held for its requests in flight comes back to its tokens and users.
+  const holds = new QuotaHoldKeeper(db, ledger.nodeId, {
+    onError: (error) => logger.warn({ err: error }, 'keeping the quota holds of the nodes failed'),
+    onGivenBack: (quota) =>
+      logger.warn(
+        { quota },
+        'gave back the quota held for requests of a node that stopped without settling them',
+      ),
+  })
+  await holds.start()
   const upstream = new UpstreamClient({ proxy: config.RELAY_PROXY, timeoutSeconds: config.RELAY_TIMEOUT })
   return {
     cache: new RelayCache(db, bus, config.SYNC_FREQUENCY * 1000, (error) =>
@@ -61,6 +72,7 @@ export async function createRelayServices(
       try {
         router.close()
         ledger.close()
+        await holds.close()
       } finally {
         try {
           await logWriter.close()

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto'
 import type SqliteDatabase from 'better-sqlite3'
 import { type Kysely, sql } from 'kysely'
 import type { MainSchema } from '../../db/schema.ts'
+import { addHold } from './quota-holds.ts'
 import {
   prepareSqliteLedger,
   type ReservationOutcome,
@@ -89,11 +91,14 @@ export class Ledger implements ChargeQueue {
   /** Reservations in the last batch committed: tells a lone request from concurrent load. */
   private lastBatchSize = 0
 
+  /** This process among the gateway's nodes: the quota it holds is recorded under it (quota-holds.ts). */
+  readonly nodeId = randomUUID()
+
   constructor(
     private readonly db: Kysely<MainSchema>,
     private readonly sqlite?: SqliteDatabase.Database,
   ) {
-    if (sqlite) this.prepared = prepareSqliteLedger(sqlite)
+    if (sqlite) this.prepared = prepareSqliteLedger(sqlite, this.nodeId)
   }
 
   get underConcurrentLoad(): boolean {
@@ -109,31 +114,37 @@ export class Ledger implements ChargeQueue {
       return outcome === 'ok' ? { ok: true, reservation } : { ok: false, reason: outcome }
     }
     try {
-      await this.db.transaction().execute(async (trx) => {
-        const token = await trx
-          .updateTable('tokens')
-          .set({
-            remain_quota: sql`case when unlimited_quota = ${true} then remain_quota else remain_quota - ${amount} end`,
-            used_quota: sql`used_quota + ${amount}`,
-            accessed_time: now,
-          })
-          .where('id', '=', tokenId)
-          .where((eb) => eb.or([eb('unlimited_quota', '=', true), eb('remain_quota', '>=', amount)]))
-          .executeTakeFirst()
-        if (Number(token.numUpdatedRows) !== 1) throw new InsufficientQuota('token')
-        const user = await trx
-          .updateTable('users')
-          .set({ quota: sql`quota - ${amount}` })
-          .where('id', '=', userId)
-          .where('quota', '>=', amount)
-          .executeTakeFirst()
-        if (Number(user.numUpdatedRows) !== 1) throw new InsufficientQuota('user')
-      })
+      await withRetries(() => this.reserveInTransaction(tokenId, userId, amount, now))
     } catch (error) {
       if (error instanceof InsufficientQuota) return { ok: false, reason: error.reason }
       throw error
     }
     return { ok: true, reservation }
+  }
+
+  /** PostgreSQL, MySQL: the reservation's conditional updates and its hold, in one transaction. */
+  private reserveInTransaction(tokenId: number, userId: number, amount: number, now: number): Promise<void> {
+    return this.db.transaction().execute(async (trx) => {
+      const token = await trx
+        .updateTable('tokens')
+        .set({
+          remain_quota: sql`case when unlimited_quota = ${true} then remain_quota else remain_quota - ${amount} end`,
+          used_quota: sql`used_quota + ${amount}`,
+          accessed_time: now,
+        })
+        .where('id', '=', tokenId)
+        .where((eb) => eb.or([eb('unlimited_quota', '=', true), eb('remain_quota', '>=', amount)]))
+        .executeTakeFirst()
+      if (Number(token.numUpdatedRows) !== 1) throw new InsufficientQuota('token')
+      const user = await trx
+        .updateTable('users')
+        .set({ quota: sql`quota - ${amount}` })
+        .where('id', '=', userId)
+        .where('quota', '>=', amount)
+        .executeTakeFirst()
+      if (Number(user.numUpdatedRows) !== 1) throw new InsufficientQuota('user')
+      await addHold(trx, this.nodeId, tokenId, userId, amount)
+    })
   }
 
   /**
@@ -230,6 +241,7 @@ export class Ledger implements ChargeQueue {
             .where('id', '=', channelId)
             .execute()
         }
+        await addHold(trx, this.nodeId, reservation.tokenId, reservation.userId, -reservation.amount)
       }),
     )
   }
@@ -332,13 +344,14 @@ export class Ledger implements ChargeQueue {
           .set({ quota: sql`quota + ${amount}` })
           .where('id', '=', reservation.userId)
           .execute()
+        await addHold(trx, this.nodeId, reservation.tokenId, reservation.userId, -amount)
       }),
     )
   }
 }
 
 /**
- * Runs a settlement or refund transaction (PostgreSQL, MySQL) again when the database refused it
+ * Runs a ledger transaction (PostgreSQL, MySQL) again when the database refused it
  * as a deadlock, a serialization failure or a lock timeout: those must not lose a charge or keep
  * a reservation for good (SQLite keeps failed batches queued instead). Such a transaction was
  * rolled back, so trying again cannot apply it twice. Other failures, a dropped connection among

@@ -40,7 +40,11 @@ export type Settlement = readonly [
   counted: 0 | 1,
 ]
 
-export function prepareSqliteLedger(database: SqliteDatabase.Database): SqliteLedgerStatements {
+/** `nodeId`: this process, under which the quota it holds is recorded (quota-holds.ts). */
+export function prepareSqliteLedger(
+  database: SqliteDatabase.Database,
+  nodeId: string,
+): SqliteLedgerStatements {
   const readToken = database.prepare('select remain_quota, unlimited_quota from tokens where id = ?')
   const readUser = database.prepare('select quota from users where id = ?').pluck()
   const takeFromToken = database.prepare(
@@ -60,6 +64,30 @@ export function prepareSqliteLedger(database: SqliteDatabase.Database): SqliteLe
   const chargeChannel = database.prepare(
     'update channels set used_quota = used_quota + @actual where id = @channelId',
   )
+  const addHold = database.prepare(
+    `insert into quota_holds (node_id, token_id, user_id, amount) values (@nodeId, @tokenId, @userId, @delta)
+     on conflict (node_id, token_id, user_id) do update set amount = quota_holds.amount + excluded.amount`,
+  )
+  /** What the batch changes in this node's holds, per token and user: one upsert per pair. */
+  const writeHolds = (
+    reservations: ReadonlyArray<ReservationRequest>,
+    outcomes: ReadonlyArray<ReservationOutcome>,
+    settlements: ReadonlyArray<Settlement>,
+  ) => {
+    const deltas = new Map<number, Map<number, number>>()
+    const add = (tokenId: number, userId: number, delta: number) => {
+      let byUser = deltas.get(tokenId)
+      if (!byUser) deltas.set(tokenId, (byUser = new Map()))
+      byUser.set(userId, (byUser.get(userId) ?? 0) + delta)
+    }
+    reservations.forEach(({ tokenId, userId, amount }, index) => {
+      if (outcomes[index] === 'ok') add(tokenId, userId, amount)
+    })
+    for (const [tokenId, userId, , reserved] of settlements) add(tokenId, userId, -reserved)
+    for (const [tokenId, byUser] of deltas) {
+      for (const [userId, delta] of byUser) if (delta !== 0) addHold.run({ nodeId, tokenId, userId, delta })
+    }
+  }
 
   /**
    * The batch's reservations, decided in arrival order against balances read once inside the
@@ -145,6 +173,7 @@ export function prepareSqliteLedger(database: SqliteDatabase.Database): SqliteLe
       settleAll(settlements)
       const outcomes = reserveAll(reservations)
       writeReservations(reservations, outcomes)
+      writeHolds(reservations, outcomes, settlements)
       return outcomes
     },
   )

@@ -2,7 +2,7 @@ import { type Kysely, type Migration, Migrator } from 'kysely'
 import type { Dialect } from '../database.ts'
 import { backfillDailyTotals } from '../repositories/log-totals.ts'
 import { ensureTables } from './ensure-tables.ts'
-import { logTables, mainTables } from './table-definitions.ts'
+import { logTables, mainTables, quotaHoldTables } from './table-definitions.ts'
 
 /**
  * Ordered migrations. Kysely's migrator takes a database-level lock, so several nodes starting at
@@ -11,6 +11,8 @@ import { logTables, mainTables } from './table-definitions.ts'
 function mainMigrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-one-api-base-schema': { up: (db) => ensureTables(db, dialect, mainTables) },
+    // Quota held by each node for requests in flight, given back when a node dies (quota-holds.ts).
+    '0002-quota-holds': { up: (db) => ensureTables(db, dialect, quotaHoldTables) },
   }
 }
 

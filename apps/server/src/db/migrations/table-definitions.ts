@@ -237,6 +237,34 @@ export const mainTables = [
   redemptionsTable,
   optionsTable,
 ]
+
+/**
+ * Quota a gateway node holds for requests in flight, per token and user: what its reservations
+ * took and its settlements and refunds have not yet given back (billing/ledger/quota-holds.ts).
+ * Written in the same transactions as the balances, so a node that dies mid-request leaves a
+ * record of what to give back. Not one-api's: one-api loses such reservations.
+ */
+export const quotaHoldsTable: TableDefinition = {
+  name: 'quota_holds',
+  columns: [
+    { name: 'node_id', type: 'varchar(36)', notNull: true },
+    integer('token_id'),
+    integer('user_id'),
+    bigint('amount'),
+  ],
+  primaryKey: ['node_id', 'token_id', 'user_id'],
+  indexes: [],
+}
+
+/** The gateway nodes alive, by the heartbeat each writes while it runs. */
+export const relayNodesTable: TableDefinition = {
+  name: 'relay_nodes',
+  columns: [{ name: 'node_id', type: 'varchar(36)', notNull: true }, bigint('heartbeat_at')],
+  primaryKey: ['node_id'],
+  indexes: [],
+}
+
+export const quotaHoldTables = [quotaHoldsTable, relayNodesTable]
 /**
  * Consume-log (type 2) totals per UTC day (day = floor(created_at / 86400)), kept exact by every
  * log write and delete (db/repositories/log-totals.ts), so the log page's quota sum over a long

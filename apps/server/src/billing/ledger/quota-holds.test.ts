@@ -1,0 +1,181 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Kysely } from 'kysely'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { type DatabaseHandle, openDatabase } from '../../db/database.ts'
+import { parseDatabaseTarget } from '../../db/dsn.ts'
+import { migrateMain } from '../../db/migrations/migrate.ts'
+import type { MainSchema } from '../../db/schema.ts'
+import { createScratchDatabase, type ScratchDatabase, testDialects } from '../../testing/test-databases.ts'
+import { Ledger, type Reservation } from './ledger.ts'
+import { QuotaHoldKeeper } from './quota-holds.ts'
+
+const USER_QUOTA = 100_000
+const TOKEN_QUOTA = 50_000
+
+// Each Ledger is one gateway node; they share the database as the nodes of a deployment do.
+describe.each(testDialects())('quota held by nodes on %s', (dialect) => {
+  let directory: string
+  let scratch: ScratchDatabase
+  let handle: DatabaseHandle<MainSchema>
+  let db: Kysely<MainSchema>
+  const errors: unknown[] = []
+  const ledgers: Ledger[] = []
+
+  beforeEach(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'one-api-holds-'))
+    scratch = await createScratchDatabase(dialect, directory)
+    handle = openDatabase<MainSchema>(parseDatabaseTarget(scratch.dsn, scratch.sqlitePath ?? ''), {
+      poolSize: 4,
+      busyTimeoutMs: 1000,
+      maxLifetimeSeconds: 0,
+    })
+    db = handle.db
+    await migrateMain(db as unknown as Kysely<unknown>, dialect)
+    await db
+      .insertInto('users')
+      .values({ id: 1, username: 'u', password: 'x', quota: USER_QUOTA } as never)
+      .execute()
+    await db
+      .insertInto('tokens')
+      .values({ id: 1, user_id: 1, key: 'k'.repeat(48), name: 't', remain_quota: TOKEN_QUOTA } as never)
+      .execute()
+    errors.length = 0
+  })
+  afterEach(async () => {
+    for (const ledger of ledgers.splice(0)) ledger.close()
+    await handle?.close()
+    await scratch?.drop()
+    rmSync(directory, { recursive: true, force: true })
+  })
+
+  /** A node: its ledger and its keeper (registered, heartbeat left to the test). */
+  async function startNode() {
+    const ledger = new Ledger(db, handle.sqlite)
+    ledgers.push(ledger)
+    const keeper = new QuotaHoldKeeper(db, ledger.nodeId, {
+      heartbeatMs: 3_600_000,
+      onError: (error) => errors.push(error),
+    })
+    await keeper.start()
+    const reserve = async (amount: number): Promise<Reservation> => {
+      const result = await ledger.reserve(1, 1, amount)
+      if (!result.ok) throw new Error(`refused: ${result.reason}`)
+      return result.reservation
+    }
+    /** Settles and waits for the commit (SQLite queues settlements). */
+    const settle = async (reservation: Reservation, actual: number) => {
+      await ledger.settle(reservation, actual, 0)
+      ledger.flushSettlements()
+    }
+    const refund = async (reservation: Reservation) => {
+      await ledger.refund(reservation)
+      ledger.flushSettlements()
+    }
+    return { ledger, keeper, reserve, settle, refund }
+  }
+
+  const balances = async () => {
+    const user = await db
+      .selectFrom('users')
+      .select(['quota', 'used_quota'])
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow()
+    const token = await db
+      .selectFrom('tokens')
+      .select(['remain_quota', 'used_quota'])
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow()
+    return {
+      userQuota: Number(user.quota),
+      tokenRemain: Number(token.remain_quota),
+      tokenUsed: Number(token.used_quota),
+    }
+  }
+  const heldBy = async (nodeId: string) =>
+    (await db.selectFrom('quota_holds').select('amount').where('node_id', '=', nodeId).execute()).reduce(
+      (sum, row) => sum + Number(row.amount),
+      0,
+    )
+  /** The node stops: no settlement, no close, and its heartbeat ages past the timeout. */
+  const die = (nodeId: string) =>
+    db
+      .updateTable('relay_nodes')
+      .set({ heartbeat_at: Math.floor(Date.now() / 1000) - 1_000 })
+      .where('node_id', '=', nodeId)
+      .execute()
+
+  it('gives back what a node that died held for its requests in flight, once', async () => {
+    const crashed = await startNode()
+    const survivor = await startNode()
+    const served = await crashed.reserve(1_000)
+    await crashed.reserve(2_000)
+    await crashed.reserve(3_000)
+    await crashed.settle(served, 400)
+    const live = await survivor.reserve(500)
+    expect(await heldBy(crashed.ledger.nodeId)).toBe(5_000)
+    // Alive, its holds are its own business.
+    expect(await survivor.keeper.sweep()).toBe(0)
+    expect(await balances()).toEqual({
+      userQuota: USER_QUOTA - 5_900,
+      tokenRemain: TOKEN_QUOTA - 5_900,
+      tokenUsed: 5_900,
+    })
+
+    await die(crashed.ledger.nodeId)
+    expect(await survivor.keeper.sweep()).toBe(5_000)
+    // What the dead node served stays billed; what it held comes back; the survivor's hold stays.
+    expect(await balances()).toEqual({
+      userQuota: USER_QUOTA - 900,
+      tokenRemain: TOKEN_QUOTA - 900,
+      tokenUsed: 900,
+    })
+    expect(await heldBy(crashed.ledger.nodeId)).toBe(0)
+    expect(await heldBy(survivor.ledger.nodeId)).toBe(500)
+    expect(await survivor.keeper.sweep()).toBe(0)
+    await survivor.settle(live, 500)
+    expect(await heldBy(survivor.ledger.nodeId)).toBe(0)
+    expect(errors).toEqual([])
+  })
+
+  it('gives a dead node’s holds back once when several nodes sweep at the same time', async () => {
+    const crashed = await startNode()
+    const sweepers = [await startNode(), await startNode(), await startNode()]
+    for (const amount of [1_000, 2_000, 4_000]) await crashed.reserve(amount)
+    await die(crashed.ledger.nodeId)
+    const givenBack = await Promise.all(sweepers.map((node) => node.keeper.sweep()))
+    expect(givenBack.reduce((sum, quota) => sum + quota, 0)).toBe(7_000)
+    expect(await balances()).toEqual({ userQuota: USER_QUOTA, tokenRemain: TOKEN_QUOTA, tokenUsed: 0 })
+  })
+
+  it('holds nothing once every request is settled or refunded, and leaves no trace when closed', async () => {
+    const node = await startNode()
+    const first = await node.reserve(1_000)
+    const second = await node.reserve(2_000)
+    expect(await heldBy(node.ledger.nodeId)).toBe(3_000)
+    await node.settle(first, 1_700) // costs more than it reserved: the hold still goes to 0
+    await node.refund(second)
+    expect(await heldBy(node.ledger.nodeId)).toBe(0)
+    expect(await balances()).toEqual({
+      userQuota: USER_QUOTA - 1_700,
+      tokenRemain: TOKEN_QUOTA - 1_700,
+      tokenUsed: 1_700,
+    })
+    await node.keeper.close()
+    expect(await db.selectFrom('quota_holds').selectAll().execute()).toEqual([])
+    expect(await db.selectFrom('relay_nodes').selectAll().execute()).toEqual([])
+  })
+
+  it('gives back at start what a crashed predecessor held, once it counts as dead', async () => {
+    const crashed = await startNode()
+    await crashed.reserve(2_500)
+    await die(crashed.ledger.nodeId)
+    // The next process on this database sweeps as it starts.
+    const restarted = new QuotaHoldKeeper(db, 'restarted-node', { onError: (error) => errors.push(error) })
+    await restarted.start()
+    await restarted.close()
+    expect(await balances()).toEqual({ userQuota: USER_QUOTA, tokenRemain: TOKEN_QUOTA, tokenUsed: 0 })
+    expect(errors).toEqual([])
+  })
+})

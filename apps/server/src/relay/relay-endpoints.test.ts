@@ -103,37 +103,46 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
       })
-    const requests: Array<[string, unknown, string]> = [
+    // [path, body, what the answer holds, the model billed]: a null model is the endpoint's default.
+    const requests: Array<[string, unknown, string, string]> = [
       [
         '/v1/chat/completions',
         { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: null },
         '"choices"',
+        'gpt-4o-mini',
       ],
-      ['/v1/images/generations', { model: null, prompt: 'a cat' }, '"url"'],
-      ['/v1/images/generations', { model: 'dall-e-3', prompt: 'a cat', size: null, stream: null }, '"url"'],
+      ['/v1/images/generations', { model: null, prompt: 'a cat' }, '"url"', 'dall-e-2'],
+      [
+        '/v1/images/generations',
+        { model: 'dall-e-3', prompt: 'a cat', size: null, stream: null },
+        '"url"',
+        'dall-e-3',
+      ],
     ]
-    for (const [path, body, answered] of requests) {
+    for (const [path, body, answered, billed] of requests) {
       const response = await post(path, body)
       expect(response.status, JSON.stringify(body)).toBe(200)
       expect(await response.text()).toContain(answered)
+      expect(await fixture.logFor(response.headers.get(REQUEST_ID))).toMatchObject({ model_name: billed })
     }
-    // A null model falls back to the endpoint's default, billed as such.
-    expect(await lastLog('dall-e-2')).toBeDefined()
   })
 
   it('relays image generations and bills per image and size', async () => {
-    const tall = await client.images.generate({ model: 'dall-e-3', prompt: 'a tall cat', size: '1024x1792' })
-    expect(tall.data?.[0].url).toMatch(/^https:\/\//)
+    const tall = await client.images
+      .generate({ model: 'dall-e-3', prompt: 'a tall cat', size: '1024x1792' })
+      .withResponse()
+    expect(tall.data.data?.[0].url).toMatch(/^https:\/\//)
     // dall-e-3 costs ratio 20 × 1000 per standard image; 1024x1792 is 2x.
-    expect(await lastLog('dall-e-3')).toMatchObject({ quota: 40_000, prompt_tokens: 0, completion_tokens: 0 })
-    const small = await client.images.generate({
-      model: 'dall-e-2',
-      prompt: 'two small cats',
-      size: '256x256',
-      n: 2,
+    expect(await fixture.logFor(tall.response.headers.get(REQUEST_ID))).toMatchObject({
+      quota: 40_000,
+      prompt_tokens: 0,
+      completion_tokens: 0,
     })
-    expect(small.data).toHaveLength(2)
-    expect(await lastLog('dall-e-2')).toMatchObject({ quota: 20_000 })
+    const small = await client.images
+      .generate({ model: 'dall-e-2', prompt: 'two small cats', size: '256x256', n: 2 })
+      .withResponse()
+    expect(small.data.data).toHaveLength(2)
+    expect(await fixture.logFor(small.response.headers.get(REQUEST_ID))).toMatchObject({ quota: 20_000 })
   })
 
   it('bills gpt-image-1 by the tokens it reports, with the completion ratio', async () => {

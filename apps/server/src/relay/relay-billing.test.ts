@@ -12,6 +12,8 @@ const MODEL = 'bill-model'
 const NO_USAGE = 'bill-model+no-usage'
 // The mock reports 4 of the prompt tokens as read from the provider's prompt cache.
 const CACHED = 'bill-model+cached-tokens=4'
+// A stream slow enough for a test to act while its reservation is held.
+const SLOW = 'bill-model+chunk-delay-ms=40+chunks=10'
 const GENERATED = 5
 const USER_QUOTA = 10_000_000
 const TOKEN_QUOTA = 1_000_000
@@ -58,15 +60,17 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
       [MODEL]: MODEL_RATIO,
       [NO_USAGE]: MODEL_RATIO,
       [CACHED]: MODEL_RATIO,
+      [SLOW]: MODEL_RATIO,
       'whisper-1': 15,
     }
     await fixture.setPrices(ratios, {
       [MODEL]: COMPLETION_RATIO,
       [NO_USAGE]: COMPLETION_RATIO,
       [CACHED]: COMPLETION_RATIO,
+      [SLOW]: COMPLETION_RATIO,
     })
     await fixture.setOption('GroupRatio', JSON.stringify({ default: GROUP_RATIO, vip: 1, svip: 1 }))
-    channel = await fixture.addChannel({ models: [MODEL, NO_USAGE, CACHED, 'whisper-1'] })
+    channel = await fixture.addChannel({ models: [MODEL, NO_USAGE, CACHED, SLOW, 'whisper-1'] })
   })
   afterAll(async () => {
     await fixture?.close()
@@ -203,6 +207,40 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
       quota: price(40, 12),
     })
     expect(log.content).not.toContain('counted locally')
+  })
+
+  it('makes a quota an administrator sets while requests are in flight what is left once they settle', async () => {
+    const owner = await fixture.createUser('midflight', USER_QUOTA)
+    const token = await fixture.createToken(
+      { name: 'midflight-token', remain_quota: TOKEN_QUOTA },
+      owner.client,
+    )
+    const stream = await fixture.openai(token.key).chat.completions.create({
+      model: SLOW,
+      messages: [{ role: 'user', content: 'hello' }],
+      stream: true,
+      max_tokens: 1_000,
+    })
+    const chunks = stream[Symbol.asyncIterator]()
+    await chunks.next() // its reservation for max_tokens (about 1 600) is held from here on
+    const current = (await owner.client.get(`/api/token/${token.id}`)).body.data
+    expect((await owner.client.put('/api/token/', { ...current, remain_quota: 500_000 })).status).toBe(200)
+    const edited = await fixture.root.put('/api/user/', {
+      id: owner.id,
+      username: 'midflight',
+      password: '',
+      group: 'default',
+      quota: 5_000_000,
+    })
+    expect(edited.status).toBe(200)
+    while (!(await chunks.next()).done) {}
+    const [log] = await fixture.waitForLogs({ userId: owner.id }, 1)
+    expect(log!.quota).toBe(price(1, 10))
+    // Settling gave back the unspent part of a reservation taken from the old balances: the new
+    // ones were set as absolute values, and came out about 1 600 higher than set.
+    const { user, token: tokenBalance } = await fixture.balances(owner.id, token.id)
+    expect(tokenBalance.remain_quota).toBe(500_000 - log!.quota)
+    expect(user.quota).toBe(5_000_000 - log!.quota)
   })
 
   it("refuses a request whose worst case does not fit the token's quota, before any upstream call", async () => {

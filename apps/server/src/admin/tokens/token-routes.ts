@@ -9,12 +9,14 @@ import {
 import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
 import { generateTokenKey } from '../../auth/random.ts'
+import { quotaLessHolds } from '../../db/repositories/quota-held.ts'
 import {
   createToken,
   deleteOwnToken,
   findOwnToken,
   listOwnTokens,
   searchOwnTokens,
+  type TokenChanges,
   type TokenRow,
   updateOwnToken,
 } from '../../db/repositories/tokens-repository.ts'
@@ -146,15 +148,20 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
         // An unchanged past expiry may be sent back by an edit form (renaming an expired token).
         if (input.expired_time !== Number(token.expired_time)) assertExpiryNotPast(input.expired_time)
         const status = resolveStatus(token.status, input.status, input)
-        await updateOwnToken(db, user.id, token.id, {
+        const changes: TokenChanges = {
           name: input.name,
           status,
           expired_time: input.expired_time,
-          remain_quota: input.remain_quota,
           unlimited_quota: input.unlimited_quota,
           models: input.models,
           subnet: input.subnet,
-        })
+        }
+        // Written only when changed, so renaming a token never overwrites what its requests spend
+        // meanwhile; a new balance is what is left after the requests in flight have settled.
+        if (input.remain_quota !== Number(token.remain_quota)) {
+          changes.remain_quota = quotaLessHolds(input.remain_quota, { tokenId: token.id })
+        }
+        await updateOwnToken(db, user.id, token.id, changes)
         await announce(token)
         return ok(toTokenView(await findOrFail(user.id, token.id)))
       },

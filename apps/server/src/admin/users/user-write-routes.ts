@@ -4,17 +4,18 @@ import {
   manageUserInputSchema,
   updateUserInputSchema,
 } from '@one-api/contracts/user-admin'
-import type { Updateable } from 'kysely'
+import type { UpdateObject } from 'kysely'
 import type { AppContext } from '../../app-context.ts'
 import { hashPassword } from '../../auth/password.ts'
 import { insertLogs, systemLog } from '../../db/repositories/logs-repository.ts'
+import { quotaLessHolds } from '../../db/repositories/quota-held.ts'
 import {
   findUserByEmail,
   findUserById,
   findUserByUsername,
   updateUserFields,
 } from '../../db/repositories/users-repository.ts'
-import type { UsersTable } from '../../db/schema.ts'
+import type { MainSchema } from '../../db/schema.ts'
 import { badRequest, conflict } from '../../http/errors.ts'
 import { idOf } from '../../http/request-params.ts'
 import { currentUser, ok, type RouteDefinition } from '../../http/route.ts'
@@ -70,12 +71,13 @@ export function userWriteRoutes(context: AppContext): RouteDefinition[] {
             throw conflict('This email address is already used by another account')
           }
         }
-        const changes: Updateable<UsersTable> = { username: input.username, group: input.group }
+        const changes: UpdateObject<MainSchema, 'users'> = { username: input.username, group: input.group }
         if (input.display_name !== undefined) changes.display_name = input.display_name || input.username
         if (input.email !== undefined) changes.email = input.email
         if (input.password) changes.password = await hashPassword(input.password)
-        // Written only when changed, so editing a name never overwrites concurrent spending.
-        if (input.quota !== oldQuota) changes.quota = input.quota
+        // Written only when changed, so editing a name never overwrites concurrent spending; a new
+        // quota is what is left after the user's requests in flight have settled.
+        if (input.quota !== oldQuota) changes.quota = quotaLessHolds(input.quota, { userId: target.id })
         await updateUserFields(db, target.id, changes)
         if (input.quota !== oldQuota) {
           const display = (quota: number) =>

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Transaction } from 'kysely'
+import type { Insertable, Kysely, RawBuilder, Selectable, Transaction } from 'kysely'
 import type { MainSchema, TokensTable } from '../schema.ts'
 import { startsWith } from './starts-with.ts'
 
@@ -30,11 +30,8 @@ export async function insertToken(db: Executor, token: Insertable<TokensTable>):
 export type TokenRow = Selectable<TokensTable>
 export type TokenListOrder = 'id' | 'remain_quota' | 'used_quota'
 export type TokenChanges = Partial<
-  Pick<
-    TokenRow,
-    'name' | 'status' | 'expired_time' | 'remain_quota' | 'unlimited_quota' | 'models' | 'subnet'
-  >
->
+  Pick<TokenRow, 'name' | 'status' | 'expired_time' | 'unlimited_quota' | 'models' | 'subnet'>
+> & { remain_quota?: number | RawBuilder<number> }
 
 /**
  * Every query below is scoped by `user_id` as well as by id: a user reaches their own tokens only,

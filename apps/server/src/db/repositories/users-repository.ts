@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction, Updateable } from 'kysely'
+import type { Kysely, Selectable, Transaction, Updateable, UpdateObject } from 'kysely'
 import type { Dialect } from '../database.ts'
 import type { MainSchema, UsersTable } from '../schema.ts'
 import { startsWith } from './starts-with.ts'
@@ -140,7 +140,7 @@ export function listUsersSharingIp(db: Executor, offset: number, limit: number) 
     .execute()
 }
 
-export async function updateUserFields(db: Executor, id: number, changes: Updateable<UsersTable>) {
+export async function updateUserFields(db: Executor, id: number, changes: UpdateObject<MainSchema, 'users'>) {
   await db.updateTable('users').set(changes).where('id', '=', id).execute()
 }
 

@@ -68,7 +68,9 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
     })
     expect(response.status).toBe(200)
     expect(((await response.json()) as { usage: { prompt_tokens: number } }).usage.prompt_tokens).toBe(4)
-    expect(lastUpstream().path).toMatch(/embeddings$/)
+    // Asked as OpenAI serves it today: /v1/embeddings with the model in the body.
+    expect(lastUpstream().path).toBe('/v1/embeddings')
+    expect(JSON.parse(lastUpstream().body.toString()).model).toBe('text-embedding-3-small')
     expect(await fixture.logFor(response.headers.get(REQUEST_ID))).toMatchObject({
       prompt_tokens: 4,
       completion_tokens: 0,
@@ -92,7 +94,9 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
     expect(moderation.results[0].flagged).toBe(true)
     expect(moderation.results[0].categories.harassment).toBe(true)
     // The SDK names no model: OpenAI's default is omni-moderation-latest, routed and billed as such (it
-    // was text-moderation-latest, refused to a token or group allowed only the omni model).
+    // was text-moderation-latest, refused to a token or group allowed only the omni model), and
+    // named to the upstream, so that it serves the model billed.
+    expect(JSON.parse(lastUpstream().body.toString()).model).toBe('omni-moderation-latest')
     expect(await lastLog('omni-moderation-latest')).toBeDefined()
   })
 

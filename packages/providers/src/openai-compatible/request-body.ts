@@ -77,14 +77,17 @@ export function prepareBody(request: RelayRequest): PreparedBody {
     (request.mode === 'chat' || request.mode === 'completions') &&
     !clientAskedForUsage(request)
   const forcePrompt = request.mode === 'chat' && Boolean(request.systemPrompt)
-  if (!modelChanged && !forceUsage && !forcePrompt) return original
-  if (!modelChanged && !forcePrompt && json.stream_options === undefined) {
+  // A body that names no model (a default, or the engines path's) gets the one billed, so the
+  // upstream serves what the client pays for rather than a default of its own.
+  const modelMissing = json.model === undefined || json.model === null
+  if (!modelChanged && !forceUsage && !forcePrompt && !modelMissing) return original
+  if (!modelChanged && !modelMissing && !forcePrompt && json.stream_options === undefined) {
     const spliced = withUsageOption(request.body)
     if (spliced) return { ...original, body: spliced, rewritten: true, dropUsageChunk: true }
   }
 
   const rewritten: Record<string, unknown> = { ...json }
-  if (modelChanged) rewritten.model = request.mappedModel
+  if (modelChanged || modelMissing) rewritten.model = request.mappedModel
   if (forceUsage) {
     const options = isRecord(json.stream_options) ? json.stream_options : {}
     rewritten.stream_options = { ...options, include_usage: true }

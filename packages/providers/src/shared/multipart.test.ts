@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { multipartBoundary, replaceMultipartField } from './multipart.ts'
+import { multipartBoundary, readMultipartField, replaceMultipartField } from './multipart.ts'
 
 describe('multipart', () => {
   it('reads quoted and bare boundaries', () => {
@@ -15,5 +15,22 @@ describe('multipart', () => {
     expect(replaced?.toString()).toBe(
       '--b\r\nContent-Disposition: form-data; name="language"\r\n\r\nde\r\n--b--\r\n',
     )
+  })
+
+  it('reads and replaces a field by its exact name, whatever the case of the part headers', () => {
+    const type = 'multipart/form-data; boundary=b'
+    const body = Buffer.from(
+      '--b\r\ncontent-disposition: form-data; name="Model"\r\n\r\nwhisper-2\r\n' +
+        '--b\r\nCONTENT-DISPOSITION: form-data; name="model"\r\n\r\n whisper-1 \r\n' +
+        '--b\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\nRIFF\r\n--b--\r\n',
+    )
+    // "Model" is not the field the upstream reads: billing it would charge for a model nobody served.
+    expect(readMultipartField(body, type, 'model')).toBe('whisper-1')
+    expect(readMultipartField(body, type, 'file')).toBeUndefined() // a file is not a text field
+    expect(readMultipartField(body, 'application/json', 'model')).toBeUndefined()
+    const replaced = replaceMultipartField(body, type, 'model', 'mapped')
+    expect(replaced?.toString()).toContain('name="Model"\r\n\r\nwhisper-2\r\n')
+    expect(readMultipartField(replaced!, type, 'model')).toBe('mapped')
+    expect(replaced?.toString().endsWith('filename="a.wav"\r\n\r\nRIFF\r\n--b--\r\n')).toBe(true)
   })
 })

@@ -10,16 +10,12 @@ export function multipartBoundary(contentType: string | undefined): string | und
   return match ? (match[1] ?? match[2]) : undefined
 }
 
-/**
- * Returns a new body with field `name` set to `value`, or undefined when the body has no such
- * text field (callers then send the original bytes).
- */
-export function replaceMultipartField(
+/** Where the value of text field `name` lies in a multipart/form-data body, if it has one. */
+function findTextField(
   body: Buffer,
   contentType: string | undefined,
   name: string,
-  value: string,
-): Buffer | undefined {
+): { start: number; end: number } | undefined {
   const boundary = multipartBoundary(contentType)
   if (!boundary) return undefined
   const delimiter = Buffer.from(`--${boundary}`)
@@ -32,14 +28,43 @@ export function replaceMultipartField(
     const nextDelimiter = body.indexOf(delimiter, headersEnd)
     if (nextDelimiter === -1) return undefined
     const headers = body.toString('latin1', headersStart, headersEnd)
+    // Header names are case-insensitive, field names are not (RFC 7578): a "Model" field is not
+    // the model the upstream reads.
     const disposition = /content-disposition:[^\r\n]*\bname="([^"]*)"/i.exec(headers)
     const isFile = /filename=/i.test(headers)
     if (disposition?.[1] === name && !isFile) {
-      const valueStart = headersEnd + headerEnd.length
-      const valueEnd = nextDelimiter - 2 // the CRLF before the next delimiter belongs to it
-      return Buffer.concat([body.subarray(0, valueStart), Buffer.from(value), body.subarray(valueEnd)])
+      // The CRLF before the next delimiter belongs to it.
+      return { start: headersEnd + headerEnd.length, end: nextDelimiter - 2 }
     }
     partStart = nextDelimiter
   }
   return undefined
+}
+
+/**
+ * The value of text field `name` (the audio `model`), read from the body's bytes: a 25 MB upload
+ * is searched, never copied into a string.
+ */
+export function readMultipartField(
+  body: Buffer,
+  contentType: string | undefined,
+  name: string,
+): string | undefined {
+  const field = findTextField(body, contentType, name)
+  return field ? body.toString('utf8', field.start, field.end).trim() : undefined
+}
+
+/**
+ * Returns a new body with field `name` set to `value`, or undefined when the body has no such
+ * text field (callers then send the original bytes).
+ */
+export function replaceMultipartField(
+  body: Buffer,
+  contentType: string | undefined,
+  name: string,
+  value: string,
+): Buffer | undefined {
+  const field = findTextField(body, contentType, name)
+  if (!field) return undefined
+  return Buffer.concat([body.subarray(0, field.start), Buffer.from(value), body.subarray(field.end)])
 }

@@ -62,11 +62,16 @@ export function createRelayFront(
       const path = query === -1 ? url : url.slice(0, query)
       let mode = RELAYED.get(path)
       let pathModel: string | undefined
+      // The path the upstream is asked on: the request's own, but for the retired engines API.
+      let upstreamPath = url
       if (!mode) {
         const engine = ENGINE_EMBEDDINGS.exec(path)
         if (!engine) return false
         mode = 'embeddings'
         pathModel = safeDecode(engine[1]!)
+        // Providers serve /v1/embeddings with the model in the body (OpenAI retired the engines
+        // paths), and the body's model is the one routed, mapped and billed.
+        upstreamPath = `/v1/embeddings${query === -1 ? '' : url.slice(query)}`
       }
       const startedAt = process.hrtime.bigint()
       const requestId = generateRequestId()
@@ -105,7 +110,7 @@ export function createRelayFront(
             requestId,
             startedAt,
             mode,
-            path: url,
+            path: upstreamPath,
             pathModel,
             body: decoded,
             clientIp: clientIp(request),

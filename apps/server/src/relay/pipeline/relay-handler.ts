@@ -31,7 +31,7 @@ export interface RelayInput {
   requestId: string
   startedAt: bigint
   mode: RelayMode
-  /** The URL as requested (path and query). */
+  /** The path and query the upstream is asked on: the client's own, but /v1/embeddings for engines. */
   path: string
   /** The model named in the path (`/v1/engines/:model/embeddings`). */
   pathModel?: string

@@ -1,5 +1,5 @@
 import type { RelayMode } from '@one-api/providers'
-import { multipartBoundary } from '@one-api/providers/shared/multipart'
+import { readMultipartField } from '@one-api/providers/shared/multipart'
 import { RelayError } from '../auth/relay-error.ts'
 
 /** The fields of a relay request body the gateway itself reads; everything else passes through. */
@@ -135,23 +135,4 @@ const isMessageObject = (message: unknown): boolean =>
 
 function invalid(message: string, param: string | null = null): RelayError {
   return new RelayError(400, message, 'invalid_request', 'invalid_request_error', param)
-}
-
-/** Reads one text field of a multipart/form-data body (the audio `model`) without a full parser. */
-export function readMultipartField(body: Buffer, contentType: string, name: string): string | undefined {
-  const boundary = multipartBoundary(contentType)
-  if (!boundary) return undefined
-  const delimiter = `--${boundary}`
-  const text = body.toString('latin1')
-  for (const part of text.split(delimiter)) {
-    const headerEnd = part.indexOf('\r\n\r\n')
-    if (headerEnd === -1) continue
-    const headers = part.slice(0, headerEnd)
-    if (new RegExp(`name="${name}"`, 'i').test(headers) && !/filename=/i.test(headers)) {
-      return Buffer.from(part.slice(headerEnd + 4).replace(/\r\n$/, ''), 'latin1')
-        .toString('utf8')
-        .trim()
-    }
-  }
-  return undefined
 }

@@ -76,9 +76,9 @@ export function prepareSqliteLedger(
   ) => {
     const deltas = new Map<number, Map<number, number>>()
     const add = (tokenId: number, userId: number, delta: number) => {
-      let byUser = deltas.get(tokenId)
-      if (!byUser) deltas.set(tokenId, (byUser = new Map()))
+      const byUser = deltas.get(tokenId) ?? new Map<number, number>()
       byUser.set(userId, (byUser.get(userId) ?? 0) + delta)
+      deltas.set(tokenId, byUser)
     }
     reservations.forEach(({ tokenId, userId, amount }, index) => {
       if (outcomes[index] === 'ok') add(tokenId, userId, amount)

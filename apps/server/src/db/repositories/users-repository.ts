@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction, Updateable, UpdateObject } from 'kysely'
+import type { Kysely, Selectable, Transaction, UpdateObject } from 'kysely'
 import type { Dialect } from '../database.ts'
 import type { MainSchema, UsersTable } from '../schema.ts'
 import { startsWith } from './starts-with.ts'

@@ -13,6 +13,8 @@ describe('the proxy route for channel type 43', () => {
   /** A target that answers with a request id and CORS headers of its own, as another gateway does. */
   let gatewayLike: Server
   let gatewayLikeChannelId: number
+  const targetSaw: Array<Record<string, unknown>> = []
+  let slowClosedAt = 0
   const keyOf = async (username: string) => {
     const row = await server.context.db
       .selectFrom('tokens')
@@ -33,7 +35,27 @@ describe('the proxy route for channel type 43', () => {
         .status,
     ).toBe(200)
     channelId = (await root.get('/api/channel/search?keyword=raw')).body.data[0].id
-    gatewayLike = createServer((_request, response) => {
+    gatewayLike = createServer((request, response) => {
+      targetSaw.push(request.headers)
+      if (request.url === '/thinking') {
+        // Takes its time before answering at all.
+        const timer = setTimeout(() => response.end('{"late":true}'), 5_000)
+        response.on('close', () => {
+          clearTimeout(timer)
+          slowClosedAt = Date.now()
+        })
+        return
+      }
+      if (request.url === '/slow') {
+        // A long stream: a piece every 50 ms until the caller goes away.
+        response.writeHead(200, { 'content-type': 'text/event-stream' })
+        const timer = setInterval(() => response.write('data: piece\n\n'), 50)
+        response.on('close', () => {
+          clearInterval(timer)
+          slowClosedAt = Date.now()
+        })
+        return
+      }
       response.writeHead(200, {
         'content-type': 'application/json',
         'x-oneapi-request-id': 'the-targets-own-id',
@@ -78,6 +100,63 @@ describe('the proxy route for channel type 43', () => {
     expect(requestId).not.toBe('the-targets-own-id')
     expect(await proxyLogs(requestId)).toHaveLength(1)
     expect(response.headers.get('access-control-allow-origin')).not.toBe('https://elsewhere.example')
+  })
+
+  it("never passes the console's session cookie on, and counts proxy requests in /metrics", async () => {
+    const response = await fetch(`${server.baseUrl}/v1/oneapi/proxy/${gatewayLikeChannelId}/with-cookie`, {
+      headers: {
+        authorization: `Bearer ${await keyOf('root')}`,
+        cookie: 'session=the-admins-session',
+        'x-kept': '1',
+      },
+    })
+    expect(response.status).toBe(200)
+    expect(targetSaw.at(-1)).toMatchObject({ 'x-kept': '1' })
+    expect(targetSaw.at(-1)).not.toHaveProperty('cookie')
+    const metrics = await (await fetch(`${server.baseUrl}/metrics`)).text()
+    expect(metrics).toMatch(
+      new RegExp(
+        `oneapi_relay_requests_total\\{channel="${gatewayLikeChannelId}",model="oneapi-proxy",status="200"\\} \\d+`,
+      ),
+    )
+  })
+
+  it('ends the call to the target when the client goes away mid-answer', async () => {
+    const leaving = new AbortController()
+    const response = await fetch(`${server.baseUrl}/v1/oneapi/proxy/${gatewayLikeChannelId}/slow`, {
+      headers: { authorization: `Bearer ${await keyOf('root')}` },
+      signal: leaving.signal,
+    })
+    const reader = response.body!.getReader()
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('data: piece')
+    slowClosedAt = 0
+    const leftAt = Date.now()
+    leaving.abort()
+    const deadline = Date.now() + 3_000
+    while (slowClosedAt === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    // The target's stream is closed at once, not left running for nobody.
+    expect(slowClosedAt).toBeGreaterThan(0)
+    expect(slowClosedAt - leftAt).toBeLessThan(1_000)
+  })
+
+  it('ends the call to the target when the client goes away before it answered', async () => {
+    const leaving = new AbortController()
+    const call = fetch(`${server.baseUrl}/v1/oneapi/proxy/${gatewayLikeChannelId}/thinking`, {
+      headers: { authorization: `Bearer ${await keyOf('root')}` },
+      signal: leaving.signal,
+    }).catch(() => undefined)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    slowClosedAt = 0
+    const leftAt = Date.now()
+    leaving.abort()
+    await call
+    const deadline = Date.now() + 3_000
+    while (slowClosedAt === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    // The target no longer works 5 s for nobody.
+    expect(slowClosedAt).toBeGreaterThan(0)
+    expect(slowClosedAt - leftAt).toBeLessThan(1_000)
   })
 
   it('bills but writes no log when LogConsumeEnabled is off, like every relayed request', async () => {

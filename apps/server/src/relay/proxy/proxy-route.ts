@@ -23,6 +23,8 @@ const DROPPED_REQUEST_HEADERS = new Set([
   'authorization',
   'transfer-encoding',
   'keep-alive',
+  // The console's session cookie is this gateway's secret, not the target's.
+  'cookie',
 ])
 /**
  * Hop-by-hop headers, and the gateway's own: its request id (the log's) and its CORS headers must not
@@ -46,6 +48,7 @@ const keepsResponseHeader = (name: string): boolean =>
 export function registerProxyRoute(app: FastifyInstance, context: AppContext, services: RelayServices): void {
   app.all('/v1/oneapi/proxy/:channelid/*', async (request: FastifyRequest, reply: FastifyReply) => {
     const started = Date.now()
+    const seconds = () => (Date.now() - started) / 1000
     try {
       const caller = await authenticateRelay(services.cache, request.headers.authorization, request.ip)
       if (caller.user.role < Role.admin)
@@ -74,6 +77,11 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
       headers.authorization = channel.key
       const target = (channel.base_url ?? '').replace(/\/+$/, '') + request.url.replace(PREFIX, '')
       const body = Buffer.isBuffer(request.body) && request.body.length > 0 ? request.body : undefined
+      // A client that leaves mid-answer (a long stream, say) ends the target's call too.
+      const cancel = new AbortController()
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) cancel.abort()
+      })
       let response: Awaited<ReturnType<typeof services.upstream.send>>
       try {
         response = await services.upstream.send({
@@ -81,6 +89,7 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
           method: request.method as 'POST',
           headers,
           body,
+          signal: cancel.signal,
         })
       } catch {
         await services.ledger.refund(reserved.reservation)
@@ -112,8 +121,20 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
             ip: request.ip,
           }),
         )
+      const label = String(channel.id)
+      services.metrics.recordRequest(
+        label,
+        PROXY_MODEL_NAME,
+        'proxy',
+        response.statusCode,
+        seconds(),
+        seconds(),
+      )
       return reply.send(response.body)
     } catch (error) {
+      // Refused before the target answered: counted like the relay's refusals.
+      const status = error instanceof RelayError ? error.status : 500
+      services.metrics.recordRequest('none', 'none', 'proxy', status, seconds(), 0)
       return sendRelayError(reply, error, request.id)
     }
   })

@@ -115,6 +115,7 @@ export async function registerRelayRoutes(
         )
     })
     relay.options('/v1/*', async () => undefined)
+    relay.options('/dashboard/*', async () => undefined)
     registerModelRoutes(relay, context, services)
     registerBillingRoutes(relay, context, services)
     registerProxyRoute(relay, context, services)

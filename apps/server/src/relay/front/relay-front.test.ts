@@ -95,6 +95,18 @@ describe('relay front', () => {
     })
     expect(models.status).toBe(200)
     expect(models.headers.get('access-control-allow-origin')).toBe('https://app.example')
+    // The billing dashboard too: a browser sends a preflight before its GET with Authorization (a 404).
+    const dashboard = await fetch(`${fixture.baseUrl}/dashboard/billing/subscription`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
+    })
+    expect(dashboard.status).toBe(204)
+    expect(dashboard.headers.get('access-control-allow-origin')).toBe('https://app.example')
+    expect(dashboard.headers.get('access-control-allow-headers')).toBe('authorization')
   })
 
   it('logs the X-Forwarded-For client only when TRUST_PROXY says the proxy is trusted', async () => {

@@ -24,6 +24,8 @@ export interface EventBus {
 }
 
 export const EVERYTHING = '*'
+/** How soon a node whose announcement failed on a live connection asks the others to resync. */
+const RESYNC_RETRY_MS = 5_000
 
 export class MemoryEventBus implements EventBus {
   protected readonly emitter = new EventEmitter()
@@ -73,6 +75,7 @@ export class RedisEventBus extends MemoryEventBus {
   private announcementsLost = false
   private subscribed = false
   private closed = false
+  private resyncTimer: NodeJS.Timeout | undefined
 
   private constructor(
     private readonly publisher: Redis,
@@ -84,7 +87,8 @@ export class RedisEventBus extends MemoryEventBus {
   }
 
   static async create(publisher: Redis, logger: FastifyBaseLogger): Promise<RedisEventBus> {
-    const subscriber = publisher.duplicate()
+    // No command timeout on the subscriber: its SUBSCRIBE may wait for as long as Redis is away.
+    const subscriber = publisher.duplicate({ commandTimeout: undefined })
     logConnectionState(subscriber, 'subscriber', logger)
     const bus = new RedisEventBus(publisher, subscriber, logger)
     subscriber.on('message', (_channel: string, message: string) => bus.receive(message))
@@ -120,6 +124,9 @@ export class RedisEventBus extends MemoryEventBus {
 
   private lost(what: { topic: string; subject: string }, reason: string): void {
     this.announcementsLost = true
+    // A connection that stays up while Redis does not answer (frozen, overloaded, packets dropped)
+    // never becomes ready again: the other nodes are asked to resync from a timer instead.
+    if (this.publisher.status === 'ready') this.retryResyncLater()
     this.logger.warn(
       { ...what, reason },
       'a committed change could not be announced to the other nodes; they pick it up when their Redis ' +
@@ -134,9 +141,19 @@ export class RedisEventBus extends MemoryEventBus {
     try {
       await this.publisher.publish(this.channel, JSON.stringify({ from: this.nodeId, resync: true }))
     } catch {
-      // Still unreachable: the next 'ready' tries again.
+      // Still unreachable: the next 'ready' tries again, or the timer while the connection is up.
       this.announcementsLost = true
+      if (this.publisher.status === 'ready') this.retryResyncLater()
     }
+  }
+
+  private retryResyncLater(): void {
+    if (this.resyncTimer || this.closed) return
+    this.resyncTimer = setTimeout(() => {
+      this.resyncTimer = undefined
+      void this.requestResync()
+    }, RESYNC_RETRY_MS)
+    this.resyncTimer.unref()
   }
 
   /** The subscriber reconnected: whatever was announced while it was away must be assumed changed. */
@@ -177,6 +194,7 @@ export class RedisEventBus extends MemoryEventBus {
 
   override async close(): Promise<void> {
     this.closed = true
+    clearTimeout(this.resyncTimer)
     await super.close()
     this.subscriber.disconnect()
   }

@@ -1,6 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { Redis } from 'ioredis'
 
+/** How long a command may wait for Redis's answer (Redis answers in well under a millisecond). */
+export const REDIS_COMMAND_TIMEOUT_MS = 1_000
+
 /** Opens a Redis connection from REDIS_CONN_STRING (a redis:// URL), failing fast when unreachable. */
 export async function connectRedis(
   url: string,
@@ -12,6 +15,10 @@ export async function connectRedis(
     lazyConnect: true,
     maxRetriesPerRequest: 3,
     enableAutoPipelining: true,
+    // A Redis that stays connected but stops answering (frozen, overloaded, packets dropped) must
+    // not hang the requests that wait on it: a rate limit fails open, an announcement is logged as
+    // lost. Without it the console and /api/status hung for as long as Redis did.
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
   })
   // Listening before connecting: without an 'error' listener ioredis prints an unstructured
   // "[ioredis] Unhandled error event" for every failed reconnection attempt.

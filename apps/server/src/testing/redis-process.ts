@@ -59,6 +59,15 @@ export class RedisProcess {
     throw new Error(`redis-server did not start on port ${this.port}`)
   }
 
+  /** Freezes the server (SIGSTOP): connections stay open, nothing is answered, until thaw(). */
+  freeze(): void {
+    this.process?.kill('SIGSTOP')
+  }
+
+  thaw(): void {
+    this.process?.kill('SIGCONT')
+  }
+
   /** Stops the server, as a crash or a restart would (clients see their connections close). */
   async stop(): Promise<void> {
     const child = this.process

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type SqliteDatabase from 'better-sqlite3'
 import { type Kysely, sql } from 'kysely'
 import type { MainSchema } from '../../db/schema.ts'
-import { addHold } from './quota-holds.ts'
+import { addHold, createHoldRow, giveBack, releaseHold } from './quota-holds.ts'
 import {
   prepareSqliteLedger,
   type ReservationOutcome,
@@ -30,6 +30,9 @@ const CONCURRENT_TURNS = 8
 const SETTLE_RETRY_DELAYS_MS = [20, 100, 500, 2_000]
 // While the query builder holds the connection in a transaction, how soon to try again.
 const BUSY_CONNECTION_RETRY_MS = 1
+// Hold rows known to exist, remembered up to this many token and user pairs (then forgotten and
+// created again on their next use: creating an existing row changes nothing).
+const HOLD_ROWS_REMEMBERED = 100_000
 
 /** Quota held for one request between its reservation and its settlement. */
 export interface Reservation {
@@ -90,6 +93,8 @@ export class Ledger implements ChargeQueue {
   private readonly committedListeners: Array<() => void> = []
   /** Reservations in the last batch committed: tells a lone request from concurrent load. */
   private lastBatchSize = 0
+  /** Token and user pairs whose hold row this node has created (PostgreSQL, MySQL). */
+  private readonly holdRows = new Set<string>()
 
   /** This process among the gateway's nodes: the quota it holds is recorded under it (quota-holds.ts). */
   readonly nodeId = randomUUID()
@@ -114,12 +119,22 @@ export class Ledger implements ChargeQueue {
       return outcome === 'ok' ? { ok: true, reservation } : { ok: false, reason: outcome }
     }
     try {
+      await this.ensureHoldRow(tokenId, userId)
       await withRetries(() => this.reserveInTransaction(tokenId, userId, amount, now))
     } catch (error) {
       if (error instanceof InsufficientQuota) return { ok: false, reason: error.reason }
       throw error
     }
     return { ok: true, reservation }
+  }
+
+  /** This node's hold row for the pair, created once (see createHoldRow). */
+  private async ensureHoldRow(tokenId: number, userId: number): Promise<void> {
+    const pair = `${tokenId}:${userId}`
+    if (this.holdRows.has(pair)) return
+    await createHoldRow(this.db, this.nodeId, tokenId, userId)
+    if (this.holdRows.size >= HOLD_ROWS_REMEMBERED) this.holdRows.clear()
+    this.holdRows.add(pair)
   }
 
   /** PostgreSQL, MySQL: the reservation's conditional updates and its hold, in one transaction. */
@@ -241,7 +256,13 @@ export class Ledger implements ChargeQueue {
             .where('id', '=', channelId)
             .execute()
         }
-        await addHold(trx, this.nodeId, reservation.tokenId, reservation.userId, -reservation.amount)
+        // A sweep that took this node for dead (paused past the timeout) gave the reservation back
+        // already: it is taken again, so the request still costs `actual` in all.
+        if (
+          !(await releaseHold(trx, this.nodeId, reservation.tokenId, reservation.userId, reservation.amount))
+        ) {
+          await giveBack(trx, reservation.tokenId, reservation.userId, -reservation.amount)
+        }
       }),
     )
   }
@@ -344,7 +365,10 @@ export class Ledger implements ChargeQueue {
           .set({ quota: sql`quota + ${amount}` })
           .where('id', '=', reservation.userId)
           .execute()
-        await addHold(trx, this.nodeId, reservation.tokenId, reservation.userId, -amount)
+        // Given back already by a sweep (see settle): the refund is undone, not made twice.
+        if (!(await releaseHold(trx, this.nodeId, reservation.tokenId, reservation.userId, amount))) {
+          await giveBack(trx, reservation.tokenId, reservation.userId, -amount)
+        }
       }),
     )
   }

@@ -1,5 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
-import { isMysql } from '../../db/repositories/log-totals.ts'
+import { isMysql, isSqlite } from '../../db/repositories/log-totals.ts'
 import type { MainSchema } from '../../db/schema.ts'
 
 /**
@@ -24,12 +24,61 @@ export const HOLD_HEARTBEAT_MS = 30_000
  */
 export const HOLD_NODE_TIMEOUT_SECONDS = 300
 
-const nowSeconds = () => Math.floor(Date.now() / 1000)
+/**
+ * The database's clock in unix seconds: every node's heartbeat is written and judged by the one
+ * clock they share (a node whose own clock was minutes slow counted as dead, and what it held was
+ * given back while it still settled).
+ */
+function databaseNow(db: Executor) {
+  if (isMysql(db)) return sql<number>`unix_timestamp()`
+  if (isSqlite(db)) return sql<number>`unixepoch()`
+  return sql<number>`extract(epoch from now())::bigint`
+}
+
+/**
+ * Creates this node's (empty) hold row for a token and user, in a statement of its own, before the
+ * first reservation that needs it: an insert inside the reservation's transaction takes gap locks on
+ * MySQL, and concurrent first reservations of different tokens deadlocked (a few in a hundred
+ * failed, the others waited up to seconds after each restart).
+ */
+export async function createHoldRow(db: Kysely<MainSchema>, nodeId: string, tokenId: number, userId: number) {
+  const insert = db
+    .insertInto('quota_holds')
+    .values({ node_id: nodeId, token_id: tokenId, user_id: userId, amount: 0 })
+  if (isMysql(db)) await insert.onDuplicateKeyUpdate({ amount: sql`amount` }).execute()
+  else
+    await insert
+      .onConflict((conflict) => conflict.columns(['node_id', 'token_id', 'user_id']).doNothing())
+      .execute()
+}
+
+/**
+ * Releases `amount` of what `nodeId` holds for the token and user, only if it still holds that much.
+ * False when it does not: a sweep took this node for dead and gave the hold back already, so the
+ * caller must not give it back again (see Ledger.settle).
+ */
+export async function releaseHold(
+  trx: Transaction<MainSchema>,
+  nodeId: string,
+  tokenId: number,
+  userId: number,
+  amount: number,
+): Promise<boolean> {
+  if (amount <= 0) return true
+  const released = await trx
+    .updateTable('quota_holds')
+    .set({ amount: sql`amount - ${amount}` })
+    .where('node_id', '=', nodeId)
+    .where('token_id', '=', tokenId)
+    .where('user_id', '=', userId)
+    .where('amount', '>=', amount)
+    .executeTakeFirst()
+  return Number(released.numUpdatedRows) === 1
+}
 
 /**
  * Adds `delta` (negative to release) to what `nodeId` holds for the token and user, atomically. On
- * MySQL an existing row is updated in place first: its INSERT ... ON DUPLICATE KEY takes gap locks
- * that make concurrent reservations of different tokens deadlock.
+ * MySQL an existing row (see createHoldRow) is updated in place first, which locks only that row.
  */
 export async function addHold(
   db: Executor,
@@ -66,8 +115,13 @@ export async function addHold(
     .execute()
 }
 
-/** Gives `amount` back to the token (unless unlimited) and user, as a refund does. */
-async function giveBack(trx: Transaction<MainSchema>, tokenId: number, userId: number, amount: number) {
+/** Gives `amount` back to the token (unless unlimited) and user, as a refund does (negative: takes). */
+export async function giveBack(
+  trx: Transaction<MainSchema>,
+  tokenId: number,
+  userId: number,
+  amount: number,
+) {
   await trx
     .updateTable('tokens')
     .set({
@@ -84,16 +138,17 @@ async function giveBack(trx: Transaction<MainSchema>, tokenId: number, userId: n
 }
 
 /**
- * Gives back what nodes silent since `staleBefore` (unix seconds) still hold, other than
- * `ownNodeId`, and forgets those nodes. Each hold is claimed by deleting its row in the transaction
+ * Gives back what nodes silent for `timeoutSeconds` (by the database's clock) still hold, other
+ * than `ownNodeId`, and forgets those nodes. Each hold is claimed by deleting its row in the transaction
  * that refunds it, so two nodes sweeping at once never give the same quota back twice. Returns the
  * quota given back.
  */
 export async function sweepAbandonedHolds(
   db: Kysely<MainSchema>,
   ownNodeId: string,
-  staleBefore: number,
+  timeoutSeconds: number,
 ): Promise<number> {
+  const staleBefore = sql<number>`${databaseNow(db)} - ${timeoutSeconds}`
   const alive = db.selectFrom('relay_nodes').select('node_id').where('heartbeat_at', '>=', staleBefore)
   const abandoned = await db
     .selectFrom('quota_holds')
@@ -165,7 +220,7 @@ export class QuotaHoldKeeper {
 
   /** Gives back what dead nodes hold; the quota given back. */
   async sweep(): Promise<number> {
-    const givenBack = await sweepAbandonedHolds(this.db, this.nodeId, nowSeconds() - this.nodeTimeoutSeconds)
+    const givenBack = await sweepAbandonedHolds(this.db, this.nodeId, this.nodeTimeoutSeconds)
     if (givenBack > 0) this.options.onGivenBack?.(givenBack)
     return givenBack
   }
@@ -191,7 +246,7 @@ export class QuotaHoldKeeper {
   }
 
   private async heartbeat(): Promise<void> {
-    const now = nowSeconds()
+    const now = databaseNow(this.db)
     const updated = await this.db
       .updateTable('relay_nodes')
       .set({ heartbeat_at: now })

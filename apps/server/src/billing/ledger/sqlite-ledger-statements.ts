@@ -68,24 +68,46 @@ export function prepareSqliteLedger(
     `insert into quota_holds (node_id, token_id, user_id, amount) values (@nodeId, @tokenId, @userId, @delta)
      on conflict (node_id, token_id, user_id) do update set amount = quota_holds.amount + excluded.amount`,
   )
-  /** What the batch changes in this node's holds, per token and user: one upsert per pair. */
+  const readHold = database
+    .prepare('select amount from quota_holds where node_id = ? and token_id = ? and user_id = ?')
+    .pluck()
+  /**
+   * What the batch changes in this node's holds, per token and user: one upsert per pair. A hold
+   * smaller than what the batch's settlements release was given back by a sweep that took this node
+   * for dead (another process on this file): that part is taken from the token and user again, so
+   * each request still costs what it cost, and never given back twice.
+   */
   const writeHolds = (
     reservations: ReadonlyArray<ReservationRequest>,
     outcomes: ReadonlyArray<ReservationOutcome>,
     settlements: ReadonlyArray<Settlement>,
   ) => {
-    const deltas = new Map<number, Map<number, number>>()
-    const add = (tokenId: number, userId: number, delta: number) => {
-      const byUser = deltas.get(tokenId) ?? new Map<number, number>()
-      byUser.set(userId, (byUser.get(userId) ?? 0) + delta)
-      deltas.set(tokenId, byUser)
+    const pairs = new Map<number, Map<number, { granted: number; released: number }>>()
+    const pair = (tokenId: number, userId: number) => {
+      const byUser = pairs.get(tokenId) ?? new Map<number, { granted: number; released: number }>()
+      pairs.set(tokenId, byUser)
+      const found = byUser.get(userId) ?? { granted: 0, released: 0 }
+      byUser.set(userId, found)
+      return found
     }
     reservations.forEach(({ tokenId, userId, amount }, index) => {
-      if (outcomes[index] === 'ok') add(tokenId, userId, amount)
+      if (outcomes[index] === 'ok') pair(tokenId, userId).granted += amount
     })
-    for (const [tokenId, userId, , reserved] of settlements) add(tokenId, userId, -reserved)
-    for (const [tokenId, byUser] of deltas) {
-      for (const [userId, delta] of byUser) if (delta !== 0) addHold.run({ nodeId, tokenId, userId, delta })
+    for (const [tokenId, userId, , reserved] of settlements) pair(tokenId, userId).released += reserved
+    for (const [tokenId, byUser] of pairs) {
+      for (const [userId, { granted, released }] of byUser) {
+        let swept = 0
+        if (released > 0) {
+          const held = Number(readHold.get(nodeId, tokenId, userId) ?? 0)
+          swept = Math.max(0, released - Math.max(held, 0))
+          if (swept > 0) {
+            takeFromToken.run({ tokenId, amount: swept, now: 0 })
+            takeFromUser.run({ userId, amount: swept })
+          }
+        }
+        const delta = granted - (released - swept)
+        if (delta !== 0) addHold.run({ nodeId, tokenId, userId, delta })
+      }
     }
   }
 

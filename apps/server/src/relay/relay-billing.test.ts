@@ -243,6 +243,71 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
     expect(user.quota).toBe(5_000_000 - log!.quota)
   })
 
+  it("subtracts nothing from an unlimited token's balance set while its requests are in flight", async () => {
+    const owner = await fixture.createUser('unlimflight', USER_QUOTA)
+    const token = await fixture.createToken(
+      { name: 'unlimflight-token', unlimited_quota: true },
+      owner.client,
+    )
+    const stream = await fixture.openai(token.key).chat.completions.create({
+      model: SLOW,
+      messages: [{ role: 'user', content: 'hello' }],
+      stream: true,
+      max_tokens: 1_000,
+    })
+    const chunks = stream[Symbol.asyncIterator]()
+    await chunks.next()
+    const current = (await owner.client.get(`/api/token/${token.id}`)).body.data
+    expect((await owner.client.put('/api/token/', { ...current, remain_quota: 500_000 })).status).toBe(200)
+    while (!(await chunks.next()).done) {}
+    await fixture.waitForLogs({ userId: owner.id }, 1)
+    // Its requests never move an unlimited token's balance: it stays as set (it was 1 600 lower).
+    expect((await fixture.balances(owner.id, token.id)).token.remain_quota).toBe(500_000)
+  })
+
+  it.skipIf(dialect === 'sqlite')(
+    'subtracts a reservation that commits while the quota is being set',
+    async () => {
+      const owner = await fixture.createUser('racedquota', USER_QUOTA)
+      const token = await fixture.createToken(
+        { name: 'racedquota-token', remain_quota: TOKEN_QUOTA },
+        owner.client,
+      )
+      const current = (await owner.client.get(`/api/token/${token.id}`)).body.data
+      // A reservation as the ledger makes it, held open while the owner sets a new balance.
+      let commit!: () => void
+      const committed = new Promise<void>((resolve) => {
+        commit = resolve
+      })
+      let locked!: () => void
+      const holdingLock = new Promise<void>((resolve) => {
+        locked = resolve
+      })
+      const reservation = fixture.db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('tokens')
+          .set({ remain_quota: TOKEN_QUOTA - 1_600, used_quota: 1_600 })
+          .where('id', '=', token.id)
+          .execute()
+        await trx
+          .insertInto('quota_holds')
+          .values({ node_id: 'another-node', token_id: token.id, user_id: owner.id, amount: 1_600 })
+          .execute()
+        locked()
+        await committed
+      })
+      await holdingLock
+      const edit = owner.client.put('/api/token/', { ...current, remain_quota: 500_000 })
+      await new Promise((resolve) => setTimeout(resolve, 200)) // the edit now waits for the row
+      commit()
+      await reservation
+      expect((await edit).status).toBe(200)
+      // PostgreSQL read the holds before the reservation committed: 500 000, 1 600 too high.
+      expect((await fixture.balances(owner.id, token.id)).token.remain_quota).toBe(500_000 - 1_600)
+      await fixture.db.deleteFrom('quota_holds').where('node_id', '=', 'another-node').execute()
+    },
+  )
+
   it("refuses a request whose worst case does not fit the token's quota, before any upstream call", async () => {
     const user = await billedUser('tight-token', { remain_quota: 1_000 })
     const before = fixture.mock.requests.length

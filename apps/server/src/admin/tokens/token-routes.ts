@@ -9,7 +9,7 @@ import {
 import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
 import { generateTokenKey } from '../../auth/random.ts'
-import { quotaLessHolds } from '../../db/repositories/quota-held.ts'
+import { quotaLessHolds, withQuotaRowLocked } from '../../db/repositories/quota-held.ts'
 import {
   createToken,
   deleteOwnToken,
@@ -157,11 +157,22 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
           subnet: input.subnet,
         }
         // Written only when changed, so renaming a token never overwrites what its requests spend
-        // meanwhile; a new balance is what is left after the requests in flight have settled.
-        if (input.remain_quota !== Number(token.remain_quota)) {
-          changes.remain_quota = quotaLessHolds(input.remain_quota, { tokenId: token.id })
+        // meanwhile; a new balance is what is left after the requests in flight have settled. Only
+        // a limited token's requests move its balance: an unlimited one's holds are not subtracted.
+        const quotaChanged = input.remain_quota !== Number(token.remain_quota)
+        const limited = !toBoolean(token.unlimited_quota) && !input.unlimited_quota
+        if (quotaChanged) {
+          changes.remain_quota = limited
+            ? quotaLessHolds(input.remain_quota, { tokenId: token.id })
+            : input.remain_quota
         }
-        await updateOwnToken(db, user.id, token.id, changes)
+        if (quotaChanged && limited) {
+          await withQuotaRowLocked(db, 'tokens', token.id, (trx) =>
+            updateOwnToken(trx, user.id, token.id, changes),
+          )
+        } else {
+          await updateOwnToken(db, user.id, token.id, changes)
+        }
         await announce(token)
         return ok(toTokenView(await findOrFail(user.id, token.id)))
       },

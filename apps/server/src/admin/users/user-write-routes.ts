@@ -8,7 +8,7 @@ import type { UpdateObject } from 'kysely'
 import type { AppContext } from '../../app-context.ts'
 import { hashPassword } from '../../auth/password.ts'
 import { insertLogs, systemLog } from '../../db/repositories/logs-repository.ts'
-import { quotaLessHolds } from '../../db/repositories/quota-held.ts'
+import { quotaLessHolds, withQuotaRowLocked } from '../../db/repositories/quota-held.ts'
 import {
   findUserByEmail,
   findUserById,
@@ -77,8 +77,12 @@ export function userWriteRoutes(context: AppContext): RouteDefinition[] {
         if (input.password) changes.password = await hashPassword(input.password)
         // Written only when changed, so editing a name never overwrites concurrent spending; a new
         // quota is what is left after the user's requests in flight have settled.
-        if (input.quota !== oldQuota) changes.quota = quotaLessHolds(input.quota, { userId: target.id })
-        await updateUserFields(db, target.id, changes)
+        if (input.quota !== oldQuota) {
+          changes.quota = quotaLessHolds(input.quota, { userId: target.id })
+          await withQuotaRowLocked(db, 'users', target.id, (trx) => updateUserFields(trx, target.id, changes))
+        } else {
+          await updateUserFields(db, target.id, changes)
+        }
         if (input.quota !== oldQuota) {
           const display = (quota: number) =>
             formatQuota(quota, options.boolean('DisplayInCurrencyEnabled'), options.number('QuotaPerUnit'))

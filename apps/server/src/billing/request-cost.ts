@@ -1,3 +1,8 @@
+import {
+  IMAGE_OUTPUT_TOKENS,
+  PARTIAL_IMAGE_OUTPUT_TOKENS,
+  TOKEN_PRICED_IMAGE_PREFIX,
+} from '@one-api/contracts/pricing-defaults'
 import { hasTokens, type RelayMode, type Usage } from '@one-api/providers'
 import {
   computeImageQuota,
@@ -49,7 +54,32 @@ export function estimatePromptTokens(input: CostInput): number {
   }
   if (mode === 'completions') return countCompletionPromptTokens(json.prompt, model, options)
   if (mode === 'embeddings' || mode === 'moderations') return countInputTokens(json.input, model, options)
+  if (mode === 'images' && isTokenPricedImageModel(model) && typeof json.prompt === 'string') {
+    return countTextTokens(json.prompt, model, options)
+  }
   return 0
+}
+
+const isTokenPricedImageModel = (model: string) => model.startsWith(TOKEN_PRICED_IMAGE_PREFIX)
+
+/**
+ * The most output tokens an image request of a token-priced model can cost: per image the dearest
+ * its quality and size allow (auto or unknown: the dearest of all), plus its partial images.
+ */
+function imageOutputTokens(json: Record<string, unknown>): number {
+  const qualities =
+    typeof json.quality === 'string' && Object.hasOwn(IMAGE_OUTPUT_TOKENS, json.quality)
+      ? [IMAGE_OUTPUT_TOKENS[json.quality]!]
+      : Object.values(IMAGE_OUTPUT_TOKENS)
+  let perImage = 0
+  for (const sizes of qualities) {
+    const known = typeof json.size === 'string' && Object.hasOwn(sizes, json.size)
+    perImage = Math.max(perImage, ...(known ? [sizes[json.size as string]!] : Object.values(sizes)))
+  }
+  const partials =
+    typeof json.partial_images === 'number' && json.partial_images > 0 ? json.partial_images : 0
+  const n = typeof json.n === 'number' && Number.isInteger(json.n) && json.n > 0 ? json.n : 1
+  return n * (perImage + partials * PARTIAL_IMAGE_OUTPUT_TOKENS)
 }
 
 /**
@@ -65,6 +95,18 @@ export function reservationFor(input: CostInput, promptTokens: number, preConsum
 
 function estimatedReservation(input: CostInput, promptTokens: number, preConsumedQuota: number): number {
   const { modelRatio, groupRatio, completionRatio } = input.pricing
+  // gpt-image-1 and its kind bill the tokens they report (chargeFor): the reservation holds the
+  // most the request can cost that way (per image it was about a thirtieth of a high-quality image).
+  if (input.mode === 'images' && isTokenPricedImageModel(input.model)) {
+    return computeReservation({
+      preConsumedQuota,
+      promptTokens,
+      maxTokens: imageOutputTokens(input.json ?? {}),
+      modelRatio,
+      completionRatio,
+      groupRatio,
+    })
+  }
   if (input.mode === 'images') return imageQuota(input)
   if (input.mode === 'audio-speech') {
     return computeSpeechQuota({ input: String(input.json?.input ?? ''), modelRatio, groupRatio })

@@ -164,6 +164,23 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
     })
   })
 
+  it('reserves what a gpt-image-1 request can cost in tokens, so a token cannot overdraw', async () => {
+    const limited = fixture.openai((await fixture.createToken({ remain_quota: 10_000 })).key)
+    const callsBefore = fixture.mock.requests.length
+    // High quality may cost 4 160 output tokens an image: (500 + 4 + 4 160 × 8) × 2.5 = 84 460,
+    // refused. Reserved per image (2 500), it was served and drove the token below 0.
+    const refused = await relayFailure(
+      limited.images.generate({ model: 'gpt-image-1', prompt: 'a small red cat', quality: 'high' }),
+    )
+    expect(refused).toMatchObject({ status: 403, error: { code: 'insufficient_token_quota' } })
+    expect(fixture.mock.requests.length).toBe(callsBefore)
+    // Low quality, square: (500 + 4 + 272 × 8) × 2.5 = 6 700 fits, and costs the 5 450 reported.
+    const { response } = await limited.images
+      .generate({ model: 'gpt-image-1', prompt: 'a small red cat', quality: 'low', size: '1024x1024' })
+      .withResponse()
+    expect(await fixture.logFor(response.headers.get(REQUEST_ID))).toMatchObject({ quota: 5450 })
+  })
+
   it('bills the images an answer carried when the upstream made fewer than asked', async () => {
     fixture.mock.addFault({ match: { model: 'dall-e-2' }, images: 1, times: 1 })
     const { response } = await client.images

@@ -25,3 +25,18 @@ export const DALL_E_3_HD_OTHER_MULTIPLIER = 1.5
 
 /** Size used when an image request names none (OpenAI's default). */
 export const DEFAULT_IMAGE_SIZE = '1024x1024'
+
+/**
+ * Image models priced by tokens (their answers report input and output tokens, billed like text):
+ * the output tokens one image costs, by quality and size, from OpenAI's image generation guide.
+ * The reservation holds the largest for the request (auto quality or size: the dearest).
+ * https://platform.openai.com/docs/guides/image-generation#cost-and-latency
+ */
+export const TOKEN_PRICED_IMAGE_PREFIX = 'gpt-image'
+export const IMAGE_OUTPUT_TOKENS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  low: { '1024x1024': 272, '1024x1536': 408, '1536x1024': 400 },
+  medium: { '1024x1024': 1056, '1024x1536': 1584, '1536x1024': 1568 },
+  high: { '1024x1024': 4160, '1024x1536': 6240, '1536x1024': 6208 },
+}
+/** Output tokens each partial image of a streamed generation adds. */
+export const PARTIAL_IMAGE_OUTPUT_TOKENS = 100

@@ -56,7 +56,13 @@ export async function createRelayServices(
         'gave back the quota held for requests of a node that stopped without settling them',
       ),
   })
-  await holds.start()
+  try {
+    await holds.start()
+  } catch (error) {
+    throw new Error(
+      `registering this node for quota holds failed; on a slave, start an upgraded master first (it migrates the schema): ${(error as Error).message}`,
+    )
+  }
   const upstream = new UpstreamClient({ proxy: config.RELAY_PROXY, timeoutSeconds: config.RELAY_TIMEOUT })
   return {
     cache: new RelayCache(db, bus, config.SYNC_FREQUENCY * 1000, (error) =>

@@ -6,6 +6,7 @@
  * https://platform.openai.com/docs/api-reference/audio/speech-audio-delta-event
  */
 import type { ServerResponse } from 'node:http'
+import { script } from './chat.ts'
 import { sendError, sendJson } from './errors.ts'
 import type { FaultPlan } from './faults.ts'
 import { drained, type StreamScript, writeStream } from './stream-writer.ts'
@@ -61,13 +62,29 @@ export function handleSpeech(
     return
   }
   const format = typeof json.response_format === 'string' ? json.response_format : 'mp3'
-  if (json.stream_format === 'sse') return writeStream(response, speechEvents(json, faults), faults)
+  if (json.stream_format === 'sse') {
+    return writeStream(
+      response,
+      faults.streamError ? SPEECH_STREAM_ERROR : speechEvents(json, faults),
+      faults,
+    )
+  }
   const contentType = AUDIO_TYPES[format] ?? 'audio/mpeg'
   const inPieces =
     faults.chunks !== undefined || faults.chunkDelayMs !== undefined || faults.cutAfterChunks !== undefined
   if (!inPieces) return sendJson(response, 200, AUDIO, contentType)
   return writeAudio(response, contentType, faults)
 }
+
+/** The `stream-error` directive: a 200 event stream whose only event is an error. */
+const SPEECH_STREAM_ERROR = script(
+  1,
+  () =>
+    `data: ${JSON.stringify({
+      type: 'error',
+      error: { message: 'The server had an error while processing your request.', type: 'server_error' },
+    })}\n\n`,
+)
 
 /** One `speech.audio.delta` per piece of audio, then `speech.audio.done` with the usage. */
 function speechEvents(json: Record<string, unknown>, faults: FaultPlan): StreamScript {

@@ -17,6 +17,8 @@ const CUT = 'tts-1+chunks=5+chunk-delay-ms=100+cut-after=2'
 // Events: three `speech.audio.delta` and a `speech.audio.done`, 400 ms apart.
 const EVENTS = 'gpt-4o-mini-tts+chunks=3+chunk-delay-ms=400'
 const EVENTS_TOTAL_MS = 3 * 400
+// Served by two channels: the first answer a test makes an error event is retried on the other.
+const EVENTS_TWICE = 'gpt-4o-mini-tts+chunks=2'
 const RATIO = 7.5
 const INPUT = 'Hello world, spoken as it is made.'
 // 34 characters × 7.5, rounded up.
@@ -99,10 +101,16 @@ describe.each(testDialects())('relay of text to speech as it is made on %s', (di
   beforeAll(async () => {
     fixture = await RelayFixture.start(dialect)
     tap = await startTcpTap(fixture.mock.port)
-    await fixture.setPrices({ [PACED]: RATIO, [LONG]: RATIO, [CUT]: RATIO, [EVENTS]: RATIO })
-    await fixture.addChannel({ models: [PACED, EVENTS, CUT] })
+    await fixture.setPrices({
+      [PACED]: RATIO,
+      [LONG]: RATIO,
+      [CUT]: RATIO,
+      [EVENTS]: RATIO,
+      [EVENTS_TWICE]: RATIO,
+    })
+    await fixture.addChannel({ models: [PACED, EVENTS, CUT, EVENTS_TWICE] })
     // A second channel for the cut audio: a retry after bytes reached the client would show here.
-    await fixture.addChannel({ models: [CUT] })
+    await fixture.addChannel({ models: [CUT, EVENTS_TWICE] })
     await fixture.addChannel({ models: [LONG], base_url: `${tap.url}/v1` })
   })
   afterAll(async () => {
@@ -172,6 +180,24 @@ describe.each(testDialects())('relay of text to speech as it is made on %s', (di
 
     const log = await fixture.logFor(received.response.headers[REQUEST_ID] as string)
     expect(log).toMatchObject({ model_name: EVENTS, quota: QUOTA, is_stream: true })
+    expect(await fixture.balances(user.id, token.id)).toEqual(chargedOnce(QUOTA))
+  })
+
+  it('moves a speech event stream that opens with an error to another channel, billed once', async () => {
+    await fixture.setOption('RetryTimes', 2)
+    const { user, token } = await newCaller('errspeech')
+    fixture.mock.addFault({ match: { model: EVENTS_TWICE }, streamError: true, times: 1 })
+    const received = await postSpeech(fixture.baseUrl, token.key, {
+      model: EVENTS_TWICE,
+      stream_format: 'sse',
+    })
+    // It was a billed 200 carrying only the error event; now the other channel's events come.
+    expect(received.response.statusCode).toBe(200)
+    const text = received.body.toString()
+    expect(text).toContain('speech.audio.done')
+    expect(text).not.toContain('"type":"error"')
+    const log = await fixture.logFor(received.response.headers[REQUEST_ID] as string)
+    expect(log).toMatchObject({ quota: QUOTA, is_stream: true })
     expect(await fixture.balances(user.id, token.id)).toEqual(chargedOnce(QUOTA))
   })
 

@@ -1,4 +1,4 @@
-import { transportError } from '@one-api/providers'
+import { mapUpstreamError, transportError, type UpstreamError } from '@one-api/providers'
 import { chargeFor } from '../../billing/request-cost.ts'
 import { relayHeaders } from '../front/client-response.ts'
 import type { AttemptInput, AttemptOutcome } from './relay-attempt.ts'
@@ -20,6 +20,11 @@ export class SpeechStream implements StreamSink {
   private contentType = ''
   private began = false
   private brokeOff: Error | undefined
+  private eventStream = false
+  /** An event stream's bytes before its first whole event. */
+  private pending: Buffer | undefined
+  /** The error an event stream opened with: the attempt failed. */
+  private streamError: UpstreamError | undefined
 
   constructor(private readonly state: RelayState) {}
 
@@ -30,17 +35,50 @@ export class SpeechStream implements StreamSink {
   start(status: number, contentType: string): void {
     this.status = status
     this.contentType = contentType
+    this.eventStream = contentType.toLowerCase().includes('text/event-stream')
   }
 
   write(chunk: Buffer, resume: () => void): boolean {
     const response = this.state.response
-    if (chunk.length === 0 || response.destroyed) return true
+    if (chunk.length === 0 || response.destroyed || this.streamError) return true
     // The response starts with the first bytes: an upstream that breaks off before them has sent
     // the client nothing, and the request may still be served by another channel.
-    if (!this.began) this.begin()
-    if (response.write(chunk)) return true
+    let output = chunk
+    if (!this.began) {
+      const first = this.firstBytes(chunk)
+      if (first === undefined) return true
+      output = first
+      this.begin()
+    }
+    if (response.write(output)) return true
     response.once('drain', resume)
     return false
+  }
+
+  /**
+   * What may start the response: any audio bytes, or an event stream's first whole event unless
+   * it is an error (the attempt then fails, is refunded and may move to another channel, as a chat
+   * stream's does; it was a billed 200 carrying only the error). Undefined while that first event
+   * is still arriving, or when it was an error.
+   */
+  private firstBytes(chunk: Buffer): Buffer | undefined {
+    if (!this.eventStream) return chunk
+    this.pending = this.pending ? Buffer.concat([this.pending, chunk]) : chunk
+    const text = this.pending.toString('utf8')
+    const end = text.search(/\r?\n\r?\n/)
+    if (end === -1 && this.pending.length < FIRST_EVENT_LIMIT) return undefined
+    const held = this.pending
+    this.pending = undefined
+    const data = (end === -1 ? text : text.slice(0, end))
+      .split(/\r?\n/)
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => line.slice(5).trim())
+      .join('\n')
+    if (isErrorEvent(data)) {
+      this.streamError = mapUpstreamError(200, data)
+      return undefined
+    }
+    return held
   }
 
   end(brokeOff: Error | undefined): void {
@@ -50,9 +88,13 @@ export class SpeechStream implements StreamSink {
       notes.push(state.clientGone ? 'client disconnected before the end' : 'upstream stream broke off')
     }
     const response = state.response
-    if (response.destroyed || (brokeOff && !this.began)) return
+    if (response.destroyed || (brokeOff && !this.began) || this.streamError) return
     if (!brokeOff) {
+      // An event stream that ended before its first whole event: what came is passed on as it is.
+      const pending = this.pending
+      this.pending = undefined
       if (!this.began) this.begin() // an empty answer, served as the upstream gave it
+      if (pending) response.write(pending)
       response.end()
       return
     }
@@ -66,6 +108,7 @@ export class SpeechStream implements StreamSink {
 
   /** The charge (after end()): per input character once any audio reached the client. */
   outcome(input: AttemptInput): AttemptOutcome {
+    if (this.streamError && !this.began) return { kind: 'failed', error: this.streamError }
     if (!this.began) {
       // Only a break before the first byte leaves the response unstarted (a clean end starts it).
       return { kind: 'failed', error: transportError(this.brokeOff) }
@@ -78,11 +121,24 @@ export class SpeechStream implements StreamSink {
     this.began = true
     const { response, requestId } = this.state
     const headers = relayHeaders(response, requestId)
-    const eventStream = this.contentType.toLowerCase().includes('text/event-stream')
     headers['content-type'] = this.contentType || 'application/octet-stream'
-    if (eventStream) headers['cache-control'] = 'no-cache'
+    if (this.eventStream) headers['cache-control'] = 'no-cache'
     // Proxies such as nginx would otherwise gather the audio again before the client got any.
     headers['x-accel-buffering'] = 'no'
     response.writeHead(this.status, headers)
+  }
+}
+
+/** An event stream's first event is read up to this size; a larger one starts the response as it is. */
+const FIRST_EVENT_LIMIT = 64 * 1024
+
+/** True for `{"type":"error",...}` or `{"error":{...}}`, the shapes of an error event. */
+function isErrorEvent(data: string): boolean {
+  if (!data.includes('error')) return false
+  try {
+    const event = JSON.parse(data) as { type?: unknown; error?: unknown }
+    return event.type === 'error' || (typeof event.error === 'object' && event.error !== null)
+  } catch {
+    return false
   }
 }

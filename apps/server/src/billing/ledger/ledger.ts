@@ -257,12 +257,10 @@ export class Ledger implements ChargeQueue {
             .execute()
         }
         // A sweep that took this node for dead (paused past the timeout) gave the reservation back
-        // already: it is taken again, so the request still costs `actual` in all.
-        if (
-          !(await releaseHold(trx, this.nodeId, reservation.tokenId, reservation.userId, reservation.amount))
-        ) {
-          await giveBack(trx, reservation.tokenId, reservation.userId, -reservation.amount)
-        }
+        // already, or part of it: that part is taken again, so the request still costs `actual`.
+        const { tokenId, userId, amount } = reservation
+        const released = await releaseHold(trx, this.nodeId, tokenId, userId, amount)
+        if (released < amount) await giveBack(trx, tokenId, userId, released - amount)
       }),
     )
   }
@@ -365,10 +363,9 @@ export class Ledger implements ChargeQueue {
           .set({ quota: sql`quota + ${amount}` })
           .where('id', '=', reservation.userId)
           .execute()
-        // Given back already by a sweep (see settle): the refund is undone, not made twice.
-        if (!(await releaseHold(trx, this.nodeId, reservation.tokenId, reservation.userId, amount))) {
-          await giveBack(trx, reservation.tokenId, reservation.userId, -amount)
-        }
+        // What a sweep gave back already (see settle) is not given twice: that part is undone.
+        const released = await releaseHold(trx, this.nodeId, reservation.tokenId, reservation.userId, amount)
+        if (released < amount) await giveBack(trx, reservation.tokenId, reservation.userId, released - amount)
       }),
     )
   }

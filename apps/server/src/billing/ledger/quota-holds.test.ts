@@ -185,6 +185,24 @@ describe.each(testDialects())('quota held by nodes on %s', (dialect) => {
     expect(await heldBy(paused.ledger.nodeId)).toBe(0)
   })
 
+  it('charges a resumed node exactly when its new requests share the hold row with old ones', async () => {
+    const paused = await startNode()
+    const survivor = await startNode()
+    const old = await paused.reserve(1_000)
+    await die(paused.ledger.nodeId)
+    expect(await survivor.keeper.sweep()).toBe(1_000)
+    // Back, it takes a new request before the old one settles: the row now holds the new one's 3 000.
+    const fresh = await paused.reserve(3_000)
+    await paused.settle(old, 400)
+    await paused.settle(fresh, 2_000)
+    expect(await balances()).toEqual({
+      userQuota: USER_QUOTA - 2_400,
+      tokenRemain: TOKEN_QUOTA - 2_400,
+      tokenUsed: 2_400,
+    })
+    expect(await heldBy(paused.ledger.nodeId)).toBe(0)
+  })
+
   it('reserves for many tokens at once on a fresh node without deadlocks', async () => {
     // Each token's first reservation on a node creates its hold row: on MySQL, inserts inside the
     // reservations' transactions deadlocked (a few in a hundred failed, others waited seconds).

@@ -53,9 +53,10 @@ export async function createHoldRow(db: Kysely<MainSchema>, nodeId: string, toke
 }
 
 /**
- * Releases `amount` of what `nodeId` holds for the token and user, only if it still holds that much.
- * False when it does not: a sweep took this node for dead and gave the hold back already, so the
- * caller must not give it back again (see Ledger.settle).
+ * Releases up to `amount` of what `nodeId` holds for the token and user and answers how much it
+ * released. Less than `amount` when a sweep took this node for dead and gave that part back
+ * already: the caller must not give it back again, and takes it from the token and user instead
+ * (see Ledger.settle). The row is locked first, so the answer stands until the commit.
  */
 export async function releaseHold(
   trx: Transaction<MainSchema>,
@@ -63,17 +64,28 @@ export async function releaseHold(
   tokenId: number,
   userId: number,
   amount: number,
-): Promise<boolean> {
-  if (amount <= 0) return true
-  const released = await trx
-    .updateTable('quota_holds')
-    .set({ amount: sql`amount - ${amount}` })
+): Promise<number> {
+  if (amount <= 0) return amount
+  let read = trx
+    .selectFrom('quota_holds')
+    .select('amount')
     .where('node_id', '=', nodeId)
     .where('token_id', '=', tokenId)
     .where('user_id', '=', userId)
-    .where('amount', '>=', amount)
-    .executeTakeFirst()
-  return Number(released.numUpdatedRows) === 1
+  // SQLite has no FOR UPDATE (and needs none: one writer at a time).
+  if (!isSqlite(trx)) read = read.forUpdate()
+  const row = await read.executeTakeFirst()
+  const released = Math.min(amount, Math.max(0, Number(row?.amount ?? 0)))
+  if (released > 0) {
+    await trx
+      .updateTable('quota_holds')
+      .set({ amount: sql`amount - ${released}` })
+      .where('node_id', '=', nodeId)
+      .where('token_id', '=', tokenId)
+      .where('user_id', '=', userId)
+      .execute()
+  }
+  return released
 }
 
 /**

@@ -265,6 +265,31 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
     expect((await fixture.balances(owner.id, token.id)).token.remain_quota).toBe(500_000)
   })
 
+  it('subtracts what is in flight from a token made limited mid-request, so it gets nothing it never paid', async () => {
+    const owner = await fixture.createUser('madelimit', USER_QUOTA)
+    const token = await fixture.createToken({ name: 'madelimit-token', unlimited_quota: true }, owner.client)
+    const stream = await fixture.openai(token.key).chat.completions.create({
+      model: SLOW,
+      messages: [{ role: 'user', content: 'hello' }],
+      stream: true,
+      max_tokens: 1_000,
+    })
+    const chunks = stream[Symbol.asyncIterator]()
+    await chunks.next()
+    const current = (await owner.client.get(`/api/token/${token.id}`)).body.data
+    const edited = await owner.client.put('/api/token/', {
+      ...current,
+      unlimited_quota: false,
+      remain_quota: 500_000,
+    })
+    expect(edited.status).toBe(200)
+    while (!(await chunks.next()).done) {}
+    const [log] = await fixture.waitForLogs({ userId: owner.id }, 1)
+    // Its settlement, now on a limited token, gives back the reservation's unspent part, which an
+    // unlimited token's balance never paid: it ended about 1 600 above what was set.
+    expect((await fixture.balances(owner.id, token.id)).token.remain_quota).toBe(500_000 - log!.quota)
+  })
+
   it.skipIf(dialect === 'sqlite')(
     'subtracts a reservation that commits while the quota is being set',
     async () => {

@@ -157,10 +157,13 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
           subnet: input.subnet,
         }
         // Written only when changed, so renaming a token never overwrites what its requests spend
-        // meanwhile; a new balance is what is left after the requests in flight have settled. Only
-        // a limited token's requests move its balance: an unlimited one's holds are not subtracted.
-        const quotaChanged = input.remain_quota !== Number(token.remain_quota)
-        const limited = !toBoolean(token.unlimited_quota) && !input.unlimited_quota
+        // meanwhile; a new balance is what is left after the requests in flight have settled: their
+        // settlements give back what they did not spend of their holds, so the holds are subtracted.
+        // That holds for every token limited from now on (a token made limited mid-request gets back
+        // reservations it never paid); an unlimited token's balance is not moved by its requests.
+        const limited = !input.unlimited_quota
+        const madeLimited = limited && toBoolean(token.unlimited_quota)
+        const quotaChanged = input.remain_quota !== Number(token.remain_quota) || madeLimited
         if (quotaChanged) {
           changes.remain_quota = limited
             ? quotaLessHolds(input.remain_quota, { tokenId: token.id })

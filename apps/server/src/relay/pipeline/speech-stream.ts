@@ -64,18 +64,12 @@ export class SpeechStream implements StreamSink {
   private firstBytes(chunk: Buffer): Buffer | undefined {
     if (!this.eventStream) return chunk
     this.pending = this.pending ? Buffer.concat([this.pending, chunk]) : chunk
-    const text = this.pending.toString('utf8')
-    const end = text.search(/\r?\n\r?\n/)
-    if (end === -1 && this.pending.length < FIRST_EVENT_LIMIT) return undefined
+    const first = firstEvent(this.pending.toString('utf8'))
+    if (first === undefined && this.pending.length < FIRST_EVENT_LIMIT) return undefined
     const held = this.pending
     this.pending = undefined
-    const data = (end === -1 ? text : text.slice(0, end))
-      .split(/\r?\n/)
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).trim())
-      .join('\n')
-    if (isErrorEvent(data)) {
-      this.streamError = mapUpstreamError(200, data)
+    if (first && isErrorEvent(first)) {
+      this.streamError = mapUpstreamError(200, first.data)
       return undefined
     }
     return held
@@ -132,12 +126,38 @@ export class SpeechStream implements StreamSink {
 /** An event stream's first event is read up to this size; a larger one starts the response as it is. */
 const FIRST_EVENT_LIMIT = 64 * 1024
 
-/** True for `{"type":"error",...}` or `{"error":{...}}`, the shapes of an error event. */
-function isErrorEvent(data: string): boolean {
-  if (!data.includes('error')) return false
+interface StreamEvent {
+  name: string
+  data: string
+}
+
+/**
+ * The first whole event that carries something (comments and blank keep-alives are skipped), or
+ * undefined while none has arrived yet. Lines end in LF, CRLF or CR, as SSE allows.
+ * https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream
+ */
+function firstEvent(text: string): StreamEvent | undefined {
+  const blocks = text.split(/\r\n\r\n|\n\n|\r\r/)
+  // The last block is not known to be whole until a blank line follows it.
+  for (const block of blocks.slice(0, -1)) {
+    let name = ''
+    const data: string[] = []
+    for (const line of block.split(/\r\n|\n|\r/)) {
+      if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''))
+      else if (line.startsWith('event:')) name = line.slice(6).trim()
+    }
+    if (data.length > 0 || name !== '') return { name, data: data.join('\n') }
+  }
+  return undefined
+}
+
+/** An `event: error`, or data shaped `{"type":"error",...}` or `{"error":{...}}`. */
+function isErrorEvent(event: StreamEvent): boolean {
+  if (event.name === 'error') return true
+  if (!event.data.includes('error')) return false
   try {
-    const event = JSON.parse(data) as { type?: unknown; error?: unknown }
-    return event.type === 'error' || (typeof event.error === 'object' && event.error !== null)
+    const parsed = JSON.parse(event.data) as { type?: unknown; error?: unknown }
+    return parsed.type === 'error' || (typeof parsed.error === 'object' && parsed.error !== null)
   } catch {
     return false
   }

@@ -79,7 +79,7 @@ export function prepareBody(request: RelayRequest): PreparedBody {
   const forcePrompt = request.mode === 'chat' && Boolean(request.systemPrompt)
   // A body that names no model (a default, or the engines path's) gets the one billed, so the
   // upstream serves what the client pays for rather than a default of its own.
-  const modelMissing = json.model === undefined || json.model === null
+  const modelMissing = json.model === undefined || json.model === null || json.model === ''
   if (!modelChanged && !forceUsage && !forcePrompt && !modelMissing) return original
   if (!modelChanged && !modelMissing && !forcePrompt && json.stream_options === undefined) {
     const spliced = withUsageOption(request.body)

@@ -49,6 +49,11 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
   app.all('/v1/oneapi/proxy/:channelid/*', async (request: FastifyRequest, reply: FastifyReply) => {
     const started = Date.now()
     const seconds = () => (Date.now() - started) / 1000
+    // A client that leaves at any point (a long stream, say) ends the target's call too.
+    const cancel = new AbortController()
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) cancel.abort()
+    })
     try {
       const caller = await authenticateRelay(services.cache, request.headers.authorization, request.ip)
       if (caller.user.role < Role.admin)
@@ -77,11 +82,6 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
       headers.authorization = channel.key
       const target = (channel.base_url ?? '').replace(/\/+$/, '') + request.url.replace(PREFIX, '')
       const body = Buffer.isBuffer(request.body) && request.body.length > 0 ? request.body : undefined
-      // A client that leaves mid-answer (a long stream, say) ends the target's call too.
-      const cancel = new AbortController()
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) cancel.abort()
-      })
       let response: Awaited<ReturnType<typeof services.upstream.send>>
       try {
         response = await services.upstream.send({

@@ -116,6 +116,7 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
         'gpt-4o-mini',
       ],
       ['/v1/images/generations', { model: null, prompt: 'a cat' }, '"url"', 'dall-e-2'],
+      ['/v1/images/generations', { model: '', prompt: 'a cat' }, '"url"', 'dall-e-2'],
       [
         '/v1/images/generations',
         { model: 'dall-e-3', prompt: 'a cat', size: null, stream: null },
@@ -128,6 +129,8 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
       expect(response.status, JSON.stringify(body)).toBe(200)
       expect(await response.text()).toContain(answered)
       expect(await fixture.logFor(response.headers.get(REQUEST_ID))).toMatchObject({ model_name: billed })
+      // The upstream is asked for the model billed, not left to pick its own default.
+      expect(JSON.parse(lastUpstream().body.toString()).model).toBe(billed)
     }
   })
 

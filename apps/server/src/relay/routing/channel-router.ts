@@ -1,4 +1,5 @@
 import { ChannelStatus } from '@one-api/contracts'
+import { getAdaptor } from '@one-api/providers'
 import type { Kysely } from 'kysely'
 import type { MainSchema } from '../../db/schema.ts'
 import type { EventBus } from '../../platform/event-bus.ts'
@@ -121,11 +122,19 @@ export class ChannelRouter {
     }
   }
 
-  /** Models with at least one enabled channel in the group, sorted. */
+  /**
+   * Models with at least one enabled channel in the group that this gateway can relay to (a type
+   * with an adaptor: a Proxy channel's models, say, cannot be asked for through /v1), sorted.
+   */
   modelsForGroup(group: string): string[] {
     const prefix = `${group}\u0000`
     const models: string[] = []
-    for (const key of this.index.keys()) if (key.startsWith(prefix)) models.push(key.slice(prefix.length))
+    for (const [key, tiers] of this.index) {
+      if (!key.startsWith(prefix)) continue
+      if (tiers.some((tier) => tier.channels.some((channel) => getAdaptor(channel.type) !== undefined))) {
+        models.push(key.slice(prefix.length))
+      }
+    }
     return models.sort()
   }
 

@@ -96,9 +96,14 @@ class ClientStream implements ClientSink {
   }
 
   write(chunk: Buffer, resume: () => void): boolean {
-    const output = this.transformer.push(chunk)
     const response = this.state.response
-    if (output.length === 0 || response.destroyed) return true
+    if (response.destroyed) {
+      // The client is gone: the rest would be generated (and billed) for nobody.
+      this.state.upstreamCall?.cancel(new Error('the client closed the connection'))
+      return true
+    }
+    const output = this.transformer.push(chunk)
+    if (output.length === 0) return true
     if (!this.began) {
       if (this.carriesNothingYet(output)) return true
       this.begin()

@@ -83,6 +83,9 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
         state.clientGone = true
         state.upstreamCall?.cancel(new Error('the client closed the connection'))
       })
+      // A client that left while its body was read or its token looked up closed before the
+      // listener above: it is gone too (its request used to run upstream to the end, billed whole).
+      if (response.destroyed || !response.socket || response.socket.destroyed) state.clientGone = true
       await serve(context, services, state, warnUnsupported)
     } catch (error) {
       // Refused before any channel answered (auth, quota, bad body, no channel): counted under
@@ -125,6 +128,7 @@ async function serve(
   // A channel this gateway cannot serve (no adaptor for its type, no price for its model) is
   // skipped without using up one of the request's attempts.
   for (let attempt = 0; attempt < attempts; ) {
+    if (state.clientGone) break
     if (caller.pinnedChannelId && excluded.has(caller.pinnedChannelId)) break
     const channel = caller.pinnedChannelId
       ? (services.router.channel(caller.pinnedChannelId) ??
@@ -169,6 +173,11 @@ async function serve(
           : `Your account's remaining quota is not enough for this request (needs ${amount})`,
         reserved.reason === 'token' ? 'insufficient_token_quota' : 'insufficient_user_quota',
       )
+    }
+    // Nobody is left to answer: no upstream call is made for it.
+    if (state.clientGone) {
+      await services.ledger.refund(reserved.reservation)
+      break
     }
     const relayRequest: RelayRequest = {
       mode: state.mode,
@@ -218,7 +227,11 @@ async function serve(
     if (state.clientGone || !outcome.error.retryable) break
     if (attempt < attempts) services.metrics.recordRetry(labels.channel, labels.model)
   }
-  if (state.clientGone) return
+  if (state.clientGone) {
+    // Counted as nginx counts a client that closed its request (499), since nothing was served.
+    recordMetrics(services, state, { channel: 'none', model: facts.model }, CLIENT_CLOSED_REQUEST)
+    return
+  }
   if (lastError) {
     const answer = clientFacingError(lastError)
     recordMetrics(services, state, { channel: 'none', model: facts.model }, answer.status)
@@ -252,6 +265,8 @@ async function serve(
     'no_available_channel',
   )
 }
+
+const CLIENT_CLOSED_REQUEST = 499
 
 /**
  * Whether a failure counts towards cooling the channel down: the channel itself is failing (5xx,

@@ -78,9 +78,12 @@ function createDialect(target: Exclude<DatabaseTarget, { dialect: 'sqlite' }>, o
       max: options.poolSize,
       maxLifetimeSeconds: options.maxLifetimeSeconds || undefined,
     })
-    // An idle connection the server ends (a restart, an administrator, a failover) is reported
-    // here; unheard, it would take the process down. The pool replaces it on the next query.
+    // A connection the server ends (a restart, an administrator, a failover) is reported as an
+    // 'error' event; unheard, it takes the process down. The pool hears it for idle connections;
+    // one checked out (between two statements of a transaction) has only its own listener, added
+    // here. The query that uses it next fails and the pool replaces it.
     pool.on('error', () => {})
+    pool.on('connect', (client) => client.on('error', () => {}))
     return new PostgresDialect({ pool })
   }
   return new MysqlDialect({

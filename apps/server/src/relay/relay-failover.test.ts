@@ -24,6 +24,7 @@ const MODELS = [
   'fo-stream-errors',
   'fo-forbidden',
   'fo-allowed',
+  'fo-ledger-down',
 ]
 
 describe.each(testDialects())('relay failover on %s', (dialect) => {
@@ -108,6 +109,34 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
     expect(count(backupKey)).toBe(1)
     const [log] = await fixture.waitForLogs({ model }, 1)
     expect(log.channel_id).toBe(backup)
+  })
+
+  it('still fails over and serves when the database refuses a refund or a settlement', async () => {
+    // The database unreachable for a moment (a dropped connection, a failover): the failed
+    // channel's refund and the served request's settlement both fail once, for real errors the
+    // ledger would meet. The client lost its answer (500) when the refund failed; a failed
+    // settlement wrote no log at all.
+    const model = 'fo-ledger-down'
+    const { backup, primaryKey } = await pair(model)
+    fixture.mock.addFault({ match: { keyContains: primaryKey }, status: 500 })
+    const ledger = fixture.server.context.relay.ledger
+    const { refund, settle } = ledger
+    ledger.refund = async () => {
+      throw new Error('Connection terminated unexpectedly')
+    }
+    ledger.settle = async () => {
+      throw new Error('Connection terminated unexpectedly')
+    }
+    try {
+      const completion = await chat(model)
+      expect(completion.choices[0].message.content).toBe('Hello from the mock upstream')
+    } finally {
+      ledger.refund = refund
+      ledger.settle = settle
+    }
+    const [log] = await fixture.waitForLogs({ model }, 1)
+    expect(log.channel_id).toBe(backup)
+    expect(log.content).toContain('the charge could not be recorded (Connection terminated unexpectedly)')
   })
 
   it('moves on to the next channel when the connection to the first is refused', async () => {

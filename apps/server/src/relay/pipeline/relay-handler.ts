@@ -10,6 +10,7 @@ import {
 } from '@one-api/providers'
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
+import type { Reservation } from '../../billing/ledger/ledger.ts'
 import { resolvePricing } from '../../billing/pricing/resolve-pricing.ts'
 import { type CostInput, estimatePromptTokens, reservationFor } from '../../billing/request-cost.ts'
 import { findChannelById } from '../../db/repositories/channels-repository.ts'
@@ -47,13 +48,18 @@ export interface RelayInput {
 export function createRelayHandler(context: AppContext, services: RelayServices, logger: FastifyBaseLogger) {
   // Once per channel and process: the administrator learns why a channel never serves.
   const warned = new Set<number>()
-  const warnUnsupported = (channel: RoutedChannel) => {
-    if (warned.has(channel.id)) return
-    warned.add(channel.id)
-    logger.warn(
-      { channelId: channel.id, channelType: channel.type },
-      'channel skipped: the relay has no adaptor for its type yet',
-    )
+  const hooks: ServeHooks = {
+    warnUnsupported(channel) {
+      if (warned.has(channel.id)) return
+      warned.add(channel.id)
+      logger.warn(
+        { channelId: channel.id, channelType: channel.type },
+        'channel skipped: the relay has no adaptor for its type yet',
+      )
+    },
+    ledgerFailed(error, what, requestId) {
+      logger.error({ err: error, reqId: requestId }, `${what} failed: the balances may not show it`)
+    },
   }
   return async function relay(input: RelayInput): Promise<void> {
     const { request, response, requestId } = input
@@ -86,7 +92,7 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
       // A client that left while its body was read or its token looked up closed before the
       // listener above: it is gone too (its request used to run upstream to the end, billed whole).
       if (response.destroyed || !response.socket || response.socket.destroyed) state.clientGone = true
-      await serve(context, services, state, warnUnsupported)
+      await serve(context, services, state, hooks)
     } catch (error) {
       // Refused before any channel answered (auth, quota, bad body, no channel): counted under
       // channel and model "none", since the model named may be anything a client sends.
@@ -111,14 +117,27 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
   }
 }
 
+/** What serve reports to the process's log. */
+interface ServeHooks {
+  warnUnsupported(channel: RoutedChannel): void
+  /** A refund or settlement the database refused (its connection dropped, say). */
+  ledgerFailed(error: unknown, what: string, requestId: string): void
+}
+
 async function serve(
   context: AppContext,
   services: RelayServices,
   state: RelayState,
-  warnUnsupported: (channel: RoutedChannel) => void,
+  hooks: ServeHooks,
 ): Promise<void> {
   const { options } = context
   const { caller, facts } = state
+  // A refund that fails (the database unreachable a moment) must not cost the client its answer:
+  // the next channel is still tried. The reservation then stays taken, and the log says so.
+  const refund = (reservation: Reservation) =>
+    services.ledger.refund(reservation).catch((error: unknown) => {
+      hooks.ledgerFailed(error, 'refunding a reservation', state.requestId)
+    })
   const group = caller.user.group
   const excluded = new Set<number>()
   const attempts = caller.pinnedChannelId ? 1 : 1 + Math.max(0, options.number('RetryTimes'))
@@ -139,7 +158,7 @@ async function serve(
     const adaptor = getAdaptor(channel.type)
     if (!adaptor) {
       unsupported = channel
-      warnUnsupported(channel)
+      hooks.warnUnsupported(channel)
       continue
     }
     const mappedModel = channel.modelMapping[facts.model] || facts.model
@@ -176,7 +195,7 @@ async function serve(
     }
     // Nobody is left to answer: no upstream call is made for it.
     if (state.clientGone) {
-      await services.ledger.refund(reserved.reservation)
+      await refund(reserved.reservation)
       break
     }
     const relayRequest: RelayRequest = {
@@ -207,20 +226,30 @@ async function serve(
       outcome = await runAttempt(services.upstream, input)
     } catch (error) {
       // An unexpected failure must not keep the reservation: give it back before reporting.
-      await services.ledger.refund(reserved.reservation)
+      await refund(reserved.reservation)
       throw error
     }
     const labels = { channel: String(channel.id), model: facts.model }
     if (outcome.kind === 'served') {
       services.router.reportSuccess(channel.id)
-      await services.ledger.settle(reserved.reservation, outcome.charge.quota, channel.id)
+      const notes = outcome.notes
+      try {
+        await services.ledger.settle(reserved.reservation, outcome.charge.quota, channel.id)
+      } catch (error) {
+        // The client was served: its log is written all the same, saying the charge is missing
+        // (its reservation stays taken), so the administrator can see and settle it.
+        hooks.ledgerFailed(error, 'settling a served request', state.requestId)
+        notes.push(
+          `the charge could not be recorded (${(error as Error).message}); the reservation stays taken`,
+        )
+      }
       if (options.boolean('LogConsumeEnabled')) {
-        services.logWriter.write(consumeLog(state, channel, pricing, outcome.charge, outcome.notes))
+        services.logWriter.write(consumeLog(state, channel, pricing, outcome.charge, notes))
       }
       recordMetrics(services, state, labels, state.response.statusCode)
       return
     }
-    await services.ledger.refund(reserved.reservation)
+    await refund(reserved.reservation)
     lastError = outcome.error
     if (coolsDown(outcome.error)) services.router.reportFailure(channel.id)
     context.channelHealth?.reportFailure(channel, outcome.error)

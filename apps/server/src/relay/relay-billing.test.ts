@@ -54,6 +54,24 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
     return text
   }
 
+  /**
+   * Starts a slow stream asking max_tokens 1 000 and waits for its first chunk, so its reservation
+   * is held; the function it answers reads the rest.
+   */
+  async function streamHeldOpen(key: string): Promise<() => Promise<void>> {
+    const stream = await fixture.openai(key).chat.completions.create({
+      model: SLOW,
+      messages: [{ role: 'user', content: 'hello' }],
+      stream: true,
+      max_tokens: 1_000,
+    })
+    const chunks = stream[Symbol.asyncIterator]()
+    await chunks.next()
+    return async () => {
+      while (!(await chunks.next()).done) {}
+    }
+  }
+
   beforeAll(async () => {
     fixture = await RelayFixture.start(dialect)
     const ratios = {
@@ -215,14 +233,8 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
       { name: 'midflight-token', remain_quota: TOKEN_QUOTA },
       owner.client,
     )
-    const stream = await fixture.openai(token.key).chat.completions.create({
-      model: SLOW,
-      messages: [{ role: 'user', content: 'hello' }],
-      stream: true,
-      max_tokens: 1_000,
-    })
-    const chunks = stream[Symbol.asyncIterator]()
-    await chunks.next() // its reservation for max_tokens (about 1 600) is held from here on
+    // Its reservation for max_tokens (about 1 600) is held from here on.
+    const finish = await streamHeldOpen(token.key)
     const current = (await owner.client.get(`/api/token/${token.id}`)).body.data
     expect((await owner.client.put('/api/token/', { ...current, remain_quota: 500_000 })).status).toBe(200)
     const edited = await fixture.root.put('/api/user/', {
@@ -233,7 +245,7 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
       quota: 5_000_000,
     })
     expect(edited.status).toBe(200)
-    while (!(await chunks.next()).done) {}
+    await finish()
     const [log] = await fixture.waitForLogs({ userId: owner.id }, 1)
     expect(log!.quota).toBe(price(1, 10))
     // Settling gave back the unspent part of a reservation taken from the old balances: the new
@@ -249,17 +261,10 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
       { name: 'unlimflight-token', unlimited_quota: true },
       owner.client,
     )
-    const stream = await fixture.openai(token.key).chat.completions.create({
-      model: SLOW,
-      messages: [{ role: 'user', content: 'hello' }],
-      stream: true,
-      max_tokens: 1_000,
-    })
-    const chunks = stream[Symbol.asyncIterator]()
-    await chunks.next()
+    const finish = await streamHeldOpen(token.key)
     const current = (await owner.client.get(`/api/token/${token.id}`)).body.data
     expect((await owner.client.put('/api/token/', { ...current, remain_quota: 500_000 })).status).toBe(200)
-    while (!(await chunks.next()).done) {}
+    await finish()
     await fixture.waitForLogs({ userId: owner.id }, 1)
     // Its requests never move an unlimited token's balance: it stays as set (it was 1 600 lower).
     expect((await fixture.balances(owner.id, token.id)).token.remain_quota).toBe(500_000)
@@ -268,14 +273,7 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
   it('subtracts what is in flight from a token made limited mid-request, so it gets nothing it never paid', async () => {
     const owner = await fixture.createUser('madelimit', USER_QUOTA)
     const token = await fixture.createToken({ name: 'madelimit-token', unlimited_quota: true }, owner.client)
-    const stream = await fixture.openai(token.key).chat.completions.create({
-      model: SLOW,
-      messages: [{ role: 'user', content: 'hello' }],
-      stream: true,
-      max_tokens: 1_000,
-    })
-    const chunks = stream[Symbol.asyncIterator]()
-    await chunks.next()
+    const finish = await streamHeldOpen(token.key)
     const current = (await owner.client.get(`/api/token/${token.id}`)).body.data
     const edited = await owner.client.put('/api/token/', {
       ...current,
@@ -283,7 +281,7 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
       remain_quota: 500_000,
     })
     expect(edited.status).toBe(200)
-    while (!(await chunks.next()).done) {}
+    await finish()
     const [log] = await fixture.waitForLogs({ userId: owner.id }, 1)
     // Its settlement, now on a limited token, gives back the reservation's unspent part, which an
     // unlimited token's balance never paid: it ended about 1 600 above what was set.

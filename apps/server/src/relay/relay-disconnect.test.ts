@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { connect, createServer } from 'node:net'
+import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { expectedQuota, RelayFixture } from '../testing/relay-fixture.ts'
+import { startTcpTap, type TcpTap } from '../testing/tcp-tap.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
 // 100 pieces, 50 ms apart: five seconds of generation if nobody stops it.
@@ -13,34 +13,9 @@ const LATE = 'late-model+delay-ms=3000'
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
 
-/** A byte-for-byte TCP relay in front of the mock, to see when the gateway closes its upstream connections. */
-async function startTcpTap(targetPort: number) {
-  const connections: Array<{ closedAt?: number }> = []
-  const server = createServer((inbound) => {
-    const record: { closedAt?: number } = {}
-    connections.push(record)
-    const outbound = connect(targetPort, '127.0.0.1')
-    inbound.pipe(outbound)
-    outbound.pipe(inbound)
-    inbound.on('error', () => {})
-    outbound.on('error', () => {})
-    inbound.on('close', () => {
-      record.closedAt = Date.now()
-      outbound.destroy()
-    })
-    outbound.on('close', () => inbound.destroy())
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    connections,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  }
-}
-
 describe.each(testDialects())('relay when the client disconnects on %s', (dialect) => {
   let fixture: RelayFixture
-  let tap: Awaited<ReturnType<typeof startTcpTap>>
+  let tap: TcpTap
 
   beforeAll(async () => {
     fixture = await RelayFixture.start(dialect)

@@ -4,7 +4,7 @@ import { TokenStatus } from '@one-api/contracts'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateTokenKey } from '../auth/random.ts'
-import { insertToken } from '../db/repositories/tokens-repository.ts'
+import { insertToken, unlimitedToken } from '../db/repositories/tokens-repository.ts'
 import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -101,19 +101,7 @@ describe.each(testDialects())('relay errors on %s', (dialect) => {
     // PostgreSQL pads char(48) with spaces: the key read back (and announced) had trailing blanks, so
     // the cached token was never dropped (INITIAL_ROOT_TOKEN may be 1-48 characters).
     const key = 'ShortKeyOfTwentyFour0000'
-    const now = Math.floor(Date.now() / 1000)
-    await insertToken(fixture.db, {
-      user_id: 1,
-      key,
-      status: TokenStatus.enabled,
-      name: 'short-key',
-      created_time: now,
-      accessed_time: now,
-      expired_time: -1,
-      remain_quota: 0,
-      unlimited_quota: true,
-      used_quota: 0,
-    })
+    await insertToken(fixture.db, unlimitedToken(1, 'short-key', key))
     const client = fixture.openai(`sk-${key}`)
     expect((await chat(client)).choices).toHaveLength(1) // now cached by the gateway
     const id = (

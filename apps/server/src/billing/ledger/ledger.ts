@@ -3,6 +3,7 @@ import type SqliteDatabase from 'better-sqlite3'
 import { type Kysely, sql } from 'kysely'
 import type { MainSchema } from '../../db/schema.ts'
 import { addHold, createHoldRow, giveBack, releaseHold } from './quota-holds.ts'
+import { withRetries } from './rolled-back-retries.ts'
 import {
   prepareSqliteLedger,
   type ReservationOutcome,
@@ -25,9 +26,6 @@ const RESERVE_BATCH_SIZE = 256
 // is not busy its turns take microseconds, and a lone request is committed in its own turn.
 const CONCURRENT_BATCH = 4
 const CONCURRENT_TURNS = 8
-// How long a settlement or refund on PostgreSQL or MySQL that the database rolled back (a
-// deadlock, a serialization failure) waits before each new try.
-const SETTLE_RETRY_DELAYS_MS = [20, 100, 500, 2_000]
 // While the query builder holds the connection in a transaction, how soon to try again.
 const BUSY_CONNECTION_RETRY_MS = 1
 // Hold rows known to exist, remembered up to this many token and user pairs (then forgotten and
@@ -369,37 +367,6 @@ export class Ledger implements ChargeQueue {
       }),
     )
   }
-}
-
-/**
- * Runs a ledger transaction (PostgreSQL, MySQL) again when the database refused it
- * as a deadlock, a serialization failure or a lock timeout: those must not lose a charge or keep
- * a reservation for good (SQLite keeps failed batches queued instead). Such a transaction was
- * rolled back, so trying again cannot apply it twice. Other failures, a dropped connection among
- * them (the commit may have landed), are not tried again. The last failure is thrown.
- */
-async function withRetries<T>(work: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await work()
-    } catch (error) {
-      if (attempt >= SETTLE_RETRY_DELAYS_MS.length || !wasRolledBack(error)) throw error
-      await new Promise((resolve) => setTimeout(resolve, SETTLE_RETRY_DELAYS_MS[attempt]))
-    }
-  }
-}
-
-// PostgreSQL SQLSTATEs and MySQL error numbers of a transaction the database rolled back.
-const ROLLED_BACK_SQLSTATES = new Set(['40001', '40P01', '55P03'])
-const ROLLED_BACK_MYSQL_ERRNOS = new Set([1213, 1205])
-
-function wasRolledBack(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false
-  const { code, errno } = error as { code?: unknown; errno?: unknown }
-  return (
-    (typeof code === 'string' && ROLLED_BACK_SQLSTATES.has(code)) ||
-    (typeof errno === 'number' && ROLLED_BACK_MYSQL_ERRNOS.has(errno))
-  )
 }
 
 class InsufficientQuota extends Error {

@@ -123,12 +123,14 @@ describe('the proxy route for channel type 43', () => {
 
   it('ends the call to the target when the client goes away mid-answer', async () => {
     const leaving = new AbortController()
+    const startedAt = Date.now()
     const response = await fetch(`${server.baseUrl}/v1/oneapi/proxy/${gatewayLikeChannelId}/slow`, {
       headers: { authorization: `Bearer ${await keyOf('root')}` },
       signal: leaving.signal,
     })
     const reader = response.body!.getReader()
     expect(new TextDecoder().decode((await reader.read()).value)).toContain('data: piece')
+    await new Promise((resolve) => setTimeout(resolve, 300)) // a few more pieces
     slowClosedAt = 0
     const leftAt = Date.now()
     leaving.abort()
@@ -138,6 +140,10 @@ describe('the proxy route for channel type 43', () => {
     // The target's stream is closed at once, not left running for nobody.
     expect(slowClosedAt).toBeGreaterThan(0)
     expect(slowClosedAt - leftAt).toBeLessThan(1_000)
+    // Its log covers the stream, not the wait for its headers (it said a few milliseconds, no stream).
+    const [log] = await proxyLogs(response.headers.get('x-oneapi-request-id')!)
+    expect(Boolean(log!.is_stream)).toBe(true)
+    expect(log!.elapsed_time).toBeGreaterThanOrEqual(leftAt - startedAt - 50)
   })
 
   it('ends the call to the target when the client goes away before it answered', async () => {

@@ -83,6 +83,7 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
       const target = (channel.base_url ?? '').replace(/\/+$/, '') + request.url.replace(PREFIX, '')
       const body = Buffer.isBuffer(request.body) && request.body.length > 0 ? request.body : undefined
       let response: Awaited<ReturnType<typeof services.upstream.send>>
+      const callStartedAfter = seconds()
       try {
         response = await services.upstream.send({
           url: target,
@@ -105,31 +106,39 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
         if (keepsResponseHeader(name) && value !== undefined) reply.header(name, value)
       }
       await services.ledger.settle(reserved.reservation, quota, channel.id)
-      if (context.options.boolean('LogConsumeEnabled'))
-        services.logWriter.write(
-          systemLog({
-            user_id: caller.user.id,
-            type: LogType.consume,
-            content: `proxy ${request.method} ${request.url.replace(PREFIX, '')} -> ${response.statusCode}`,
-            username: caller.user.username,
-            token_name: caller.token.name,
-            model_name: PROXY_MODEL_NAME,
-            quota,
-            channel_id: channel.id,
-            request_id: request.id,
-            elapsed_time: Date.now() - started,
-            ip: request.ip,
-          }),
+      const contentType = String(response.headers['content-type'] ?? '')
+      // Logged and measured once the client has the whole answer (or left): a long stream's time
+      // is the stream's, not the wait for its headers.
+      reply.raw.once('close', () => {
+        const total = seconds()
+        if (context.options.boolean('LogConsumeEnabled')) {
+          services.logWriter.write(
+            systemLog({
+              user_id: caller.user.id,
+              type: LogType.consume,
+              content: `proxy ${request.method} ${request.url.replace(PREFIX, '')} -> ${response.statusCode}`,
+              username: caller.user.username,
+              token_name: caller.token.name,
+              model_name: PROXY_MODEL_NAME,
+              quota,
+              channel_id: channel.id,
+              request_id: request.id,
+              elapsed_time: Math.round(total * 1000),
+              ip: request.ip,
+              is_stream: contentType.includes('text/event-stream'),
+            }),
+          )
+        }
+        // The target's time: everything after the gateway's own work before the call.
+        services.metrics.recordRequest(
+          String(channel.id),
+          PROXY_MODEL_NAME,
+          'proxy',
+          response.statusCode,
+          total,
+          total - callStartedAfter,
         )
-      const label = String(channel.id)
-      services.metrics.recordRequest(
-        label,
-        PROXY_MODEL_NAME,
-        'proxy',
-        response.statusCode,
-        seconds(),
-        seconds(),
-      )
+      })
       return reply.send(response.body)
     } catch (error) {
       // Refused before the target answered: counted like the relay's refusals.

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import type SqliteDatabase from 'better-sqlite3'
 import { type Kysely, sql } from 'kysely'
+import { isMysql, isSqlite } from '../../db/repositories/log-totals.ts'
 import type { MainSchema } from '../../db/schema.ts'
+import { reserveOnPostgres, settleOnPostgres } from './postgres-ledger-statements.ts'
 import { addHold, createHoldRow, giveBack, releaseHold } from './quota-holds.ts'
 import { withRetries } from './rolled-back-retries.ts'
 import {
@@ -96,12 +98,15 @@ export class Ledger implements ChargeQueue {
 
   /** This process among the gateway's nodes: the quota it holds is recorded under it (quota-holds.ts). */
   readonly nodeId = randomUUID()
+  /** PostgreSQL takes each write as one statement (postgres-ledger-statements.ts). */
+  private readonly postgres: boolean
 
   constructor(
     private readonly db: Kysely<MainSchema>,
     private readonly sqlite?: SqliteDatabase.Database,
   ) {
     if (sqlite) this.prepared = prepareSqliteLedger(sqlite, this.nodeId)
+    this.postgres = !sqlite && !isMysql(db) && !isSqlite(db)
   }
 
   get underConcurrentLoad(): boolean {
@@ -114,6 +119,12 @@ export class Ledger implements ChargeQueue {
     const now = Math.floor(Date.now() / 1000)
     if (this.prepared) {
       const outcome = await this.queueReservation(tokenId, userId, amount, now)
+      return outcome === 'ok' ? { ok: true, reservation } : { ok: false, reason: outcome }
+    }
+    if (this.postgres) {
+      const outcome = await withRetries(() =>
+        reserveOnPostgres(this.db, this.nodeId, tokenId, userId, amount, now),
+      )
       return outcome === 'ok' ? { ok: true, reservation } : { ok: false, reason: outcome }
     }
     try {
@@ -135,7 +146,7 @@ export class Ledger implements ChargeQueue {
     this.holdRows.add(pair)
   }
 
-  /** PostgreSQL, MySQL: the reservation's conditional updates and its hold, in one transaction. */
+  /** MySQL: the reservation's conditional updates and its hold, in one transaction. */
   private reserveInTransaction(tokenId: number, userId: number, amount: number, now: number): Promise<void> {
     return this.db.transaction().execute(async (trx) => {
       const token = await trx
@@ -223,6 +234,12 @@ export class Ledger implements ChargeQueue {
       ])
       if (this.pendingSettlements.length >= SETTLE_BATCH_SIZE) this.flushInBackground()
       else this.flushTimer ??= setTimeout(() => this.flushInBackground(), SETTLE_BATCH_DELAY_MS)
+      return
+    }
+    if (this.postgres) {
+      const { tokenId, userId, amount } = reservation
+      const settlement = { tokenId, userId, channelId, reserved: amount, actual, counted: 1 as const }
+      await withRetries(() => settleOnPostgres(this.db, this.nodeId, settlement))
       return
     }
     const delta = actual - reservation.amount
@@ -344,6 +361,12 @@ export class Ledger implements ChargeQueue {
       // usually follows on another channel.
       this.pendingSettlements.push([reservation.tokenId, reservation.userId, 0, amount, 0, 0])
       this.flushInBackground()
+      return
+    }
+    if (this.postgres) {
+      const { tokenId, userId } = reservation
+      const refund = { tokenId, userId, channelId: 0, reserved: amount, actual: 0, counted: 0 as const }
+      await withRetries(() => settleOnPostgres(this.db, this.nodeId, refund))
       return
     }
     await withRetries(() =>

@@ -1,5 +1,6 @@
 import { type MockUpstream, startMockUpstream } from '@one-api/mock-upstream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eventually } from '../testing/eventually.ts'
 import { ApiClient } from '../testing/http-client.ts'
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../testing/test-app.ts'
 import { testDialects } from '../testing/test-databases.ts'
@@ -66,13 +67,3 @@ describe.each(testDialects())('options re-read every SYNC_FREQUENCY on %s', (dia
     await eventually(async () => (await chatOnB()) === 200)
   })
 })
-
-const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
-
-async function eventually(check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not true within 10 s: ${check.toString().slice(0, 200)}`)
-    await sleep(100)
-  }
-}

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Redis } from 'ioredis'
 import pino from 'pino'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { eventually } from '../testing/eventually.ts'
 import { REDIS_SERVER_MISSING, RedisProcess } from '../testing/redis-process.ts'
 import { TcpCut } from '../testing/tcp-cut.ts'
 import { RedisEventBus } from './event-bus.ts'
@@ -22,14 +23,6 @@ function capturingLogger(): { logger: FastifyBaseLogger; lines: Array<Record<str
 }
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
-
-async function eventually(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`not true within 10 s: ${check.toString().slice(0, 200)}`)
-    await sleep(25)
-  }
-}
 
 describe.skipIf(REDIS_SERVER_MISSING)('Redis connections', () => {
   let redis: RedisProcess

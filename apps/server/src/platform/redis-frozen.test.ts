@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eventually } from '../testing/eventually.ts'
 import { ApiClient } from '../testing/http-client.ts'
 import { REDIS_SERVER_MISSING, RedisProcess } from '../testing/redis-process.ts'
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../testing/test-app.ts'
-
-const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
 
 /**
  * A Redis that keeps its connections open but answers nothing (frozen, overloaded, a network that
@@ -57,8 +56,6 @@ describe.skipIf(REDIS_SERVER_MISSING)('a Redis that stops answering', () => {
     // B's connection never dropped: it learns of the change once Redis answers again (the
     // announcement that timed out was still delivered; had it been lost, A asks every node to
     // resync every 5 s until it can), not at its SYNC_FREQUENCY re-read 10 minutes later.
-    const deadline = Date.now() + 15_000
-    while ((await systemName(rootB)) !== 'Frozen Redis' && Date.now() < deadline) await sleep(100)
-    expect(await systemName(rootB)).toBe('Frozen Redis')
+    await eventually(async () => (await systemName(rootB)) === 'Frozen Redis', 15_000)
   }, 30_000)
 })

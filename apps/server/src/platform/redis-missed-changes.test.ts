@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import { type MockUpstream, startMockUpstream } from '@one-api/mock-upstream'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { eventually } from '../testing/eventually.ts'
 import { ApiClient } from '../testing/http-client.ts'
 import { REDIS_SERVER_MISSING, RedisProcess } from '../testing/redis-process.ts'
 import { TcpCut } from '../testing/tcp-cut.ts'
@@ -205,12 +206,3 @@ describe.skipIf(REDIS_SERVER_MISSING).each(testDialects())(
 )
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
-
-/** Polls until `check` holds (up to 10 s: ioredis backs off up to 2 s between reconnection attempts). */
-async function eventually(check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not true within 10 s: ${check.toString().slice(0, 200)}`)
-    await sleep(50)
-  }
-}

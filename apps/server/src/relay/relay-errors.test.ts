@@ -1,10 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { TokenStatus } from '@one-api/contracts'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateTokenKey } from '../auth/random.ts'
 import { insertToken, unlimitedToken } from '../db/repositories/tokens-repository.ts'
+import { eventually } from '../testing/eventually.ts'
 import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -147,9 +147,7 @@ describe.each(testDialects())('relay errors on %s', (dialect) => {
           .where('key', '=', key)
           .executeTakeFirstOrThrow()
       ).status
-    const deadline = Date.now() + 5_000
-    while ((await statusOf()) !== TokenStatus.expired && Date.now() < deadline) await sleep(20)
-    expect(await statusOf()).toBe(TokenStatus.expired)
+    await eventually(async () => (await statusOf()) === TokenStatus.expired, 5_000)
     expectOpenAiError(await relayFailure(chat(fixture.openai(`sk-${key}`))), 401, 'token_expired')
   })
 

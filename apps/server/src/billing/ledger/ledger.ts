@@ -93,7 +93,7 @@ export class Ledger implements ChargeQueue {
   private readonly committedListeners: Array<() => void> = []
   /** Reservations in the last batch committed: tells a lone request from concurrent load. */
   private lastBatchSize = 0
-  /** Token and user pairs whose hold row this node has created (PostgreSQL, MySQL). */
+  /** Token and user pairs whose hold row this node has created (MySQL: PostgreSQL upserts in its one statement). */
   private readonly holdRows = new Set<string>()
 
   /** This process among the gateway's nodes: the quota it holds is recorded under it (quota-holds.ts). */

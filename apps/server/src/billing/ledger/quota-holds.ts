@@ -35,21 +35,21 @@ function databaseNow(db: Executor) {
   return sql<number>`extract(epoch from now())::bigint`
 }
 
+// The hold writes of MySQL's ledger transactions. SQLite writes holds in its batch statements
+// (sqlite-ledger-statements.ts), PostgreSQL in its one statement per write (postgres-ledger-statements.ts).
+
 /**
  * Creates this node's (empty) hold row for a token and user, in a statement of its own, before the
- * first reservation that needs it: an insert inside the reservation's transaction takes gap locks on
- * MySQL, and concurrent first reservations of different tokens deadlocked (a few in a hundred
- * failed, the others waited up to seconds after each restart).
+ * first reservation that needs it: an insert inside the reservation's transaction takes gap locks,
+ * and concurrent first reservations of different tokens deadlocked (a few in a hundred failed, the
+ * others waited up to seconds after each restart).
  */
 export async function createHoldRow(db: Kysely<MainSchema>, nodeId: string, tokenId: number, userId: number) {
-  const insert = db
+  await db
     .insertInto('quota_holds')
     .values({ node_id: nodeId, token_id: tokenId, user_id: userId, amount: 0 })
-  if (isMysql(db)) await insert.onDuplicateKeyUpdate({ amount: sql`amount` }).execute()
-  else
-    await insert
-      .onConflict((conflict) => conflict.columns(['node_id', 'token_id', 'user_id']).doNothing())
-      .execute()
+    .onDuplicateKeyUpdate({ amount: sql`amount` })
+    .execute()
 }
 
 /**
@@ -66,15 +66,14 @@ export async function releaseHold(
   amount: number,
 ): Promise<number> {
   if (amount <= 0) return amount
-  let read = trx
+  const row = await trx
     .selectFrom('quota_holds')
     .select('amount')
     .where('node_id', '=', nodeId)
     .where('token_id', '=', tokenId)
     .where('user_id', '=', userId)
-  // SQLite has no FOR UPDATE (and needs none: one writer at a time).
-  if (!isSqlite(trx)) read = read.forUpdate()
-  const row = await read.executeTakeFirst()
+    .forUpdate()
+    .executeTakeFirst()
   const released = Math.min(amount, Math.max(0, Number(row?.amount ?? 0)))
   if (released > 0) {
     await trx
@@ -89,41 +88,28 @@ export async function releaseHold(
 }
 
 /**
- * Adds `delta` (negative to release) to what `nodeId` holds for the token and user, atomically. On
- * MySQL an existing row (see createHoldRow) is updated in place first, which locks only that row.
+ * Adds `amount` to what `nodeId` holds for the token and user: its row (see createHoldRow) updated
+ * in place, which locks only that row; inserted only if a sweep removed it meanwhile.
  */
 export async function addHold(
-  db: Executor,
+  trx: Transaction<MainSchema>,
   nodeId: string,
   tokenId: number,
   userId: number,
-  delta: number,
+  amount: number,
 ): Promise<void> {
-  if (delta === 0) return
-  if (isMysql(db)) {
-    const updated = await db
-      .updateTable('quota_holds')
-      .set({ amount: sql`amount + ${delta}` })
-      .where('node_id', '=', nodeId)
-      .where('token_id', '=', tokenId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst()
-    if (Number(updated.numUpdatedRows) === 1) return
-    await db
-      .insertInto('quota_holds')
-      .values({ node_id: nodeId, token_id: tokenId, user_id: userId, amount: delta })
-      .onDuplicateKeyUpdate({ amount: sql`amount + values(amount)` })
-      .execute()
-    return
-  }
-  await db
+  const updated = await trx
+    .updateTable('quota_holds')
+    .set({ amount: sql`amount + ${amount}` })
+    .where('node_id', '=', nodeId)
+    .where('token_id', '=', tokenId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+  if (Number(updated.numUpdatedRows) === 1) return
+  await trx
     .insertInto('quota_holds')
-    .values({ node_id: nodeId, token_id: tokenId, user_id: userId, amount: delta })
-    .onConflict((conflict) =>
-      conflict
-        .columns(['node_id', 'token_id', 'user_id'])
-        .doUpdateSet({ amount: sql`quota_holds.amount + excluded.amount` }),
-    )
+    .values({ node_id: nodeId, token_id: tokenId, user_id: userId, amount })
+    .onDuplicateKeyUpdate({ amount: sql`amount + values(amount)` })
     .execute()
 }
 

@@ -88,7 +88,10 @@ export class RedisEventBus extends MemoryEventBus {
 
   static async create(publisher: Redis, logger: FastifyBaseLogger): Promise<RedisEventBus> {
     // No command timeout on the subscriber: its SUBSCRIBE may wait for as long as Redis is away.
-    const subscriber = publisher.duplicate({ commandTimeout: undefined })
+    // No automatic resubscription either: ioredis sends it without handling its failure, so a
+    // connection closed before Redis answers (a shutdown as Redis comes back, another drop) left an
+    // unhandled rejection, which ends a Node process. catchUp() resubscribes instead.
+    const subscriber = publisher.duplicate({ commandTimeout: undefined, autoResubscribe: false })
     logConnectionState(subscriber, 'subscriber', logger)
     const bus = new RedisEventBus(publisher, subscriber, logger)
     subscriber.on('message', (_channel: string, message: string) => bus.receive(message))
@@ -160,8 +163,7 @@ export class RedisEventBus extends MemoryEventBus {
   private async catchUp(): Promise<void> {
     if (!this.subscribed || this.closed) return
     try {
-      // ioredis resubscribes by itself on reconnection; waiting for our own SUBSCRIBE's answer (sent
-      // after that one) makes sure a change made while we reload is announced to us too.
+      // Subscribed again before reloading, so a change made while we reload is announced to us too.
       await this.subscriber.subscribe(this.channel)
     } catch {
       return // Lost again: the next 'ready' catches up.

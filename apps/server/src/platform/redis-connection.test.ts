@@ -96,6 +96,36 @@ describe.skipIf(REDIS_SERVER_MISSING)('Redis connections', () => {
     expect(heardByEighth).toEqual([])
   })
 
+  it('can be closed as its subscriber reconnects without leaving a rejection nobody handles', async () => {
+    const { logger } = capturingLogger()
+    const partition = await TcpCut.start(redis.port)
+    const unhandled: unknown[] = []
+    const record = (reason: unknown) => unhandled.push(reason)
+    process.on('unhandledRejection', record)
+    try {
+      const bus = await open(6, logger, partition.port)
+      const subscriber = (bus as unknown as { subscriber: Redis }).subscriber
+      partition.cut()
+      await eventually(() => subscriber.status === 'reconnecting')
+      // The node shuts down at the moment its subscriber is back, before Redis answers the
+      // resubscription: what was sent on that connection fails, and nothing may be left unhandled.
+      const closed = new Promise<void>((resolve) => {
+        subscriber.once('ready', () => {
+          void bus.close()
+          resolve()
+        })
+      })
+      partition.restore()
+      await closed
+      await eventually(() => subscriber.status === 'end')
+      await sleep(100)
+      expect(unhandled).toEqual([])
+    } finally {
+      process.off('unhandledRejection', record)
+      await partition.close()
+    }
+  })
+
   it('answers a publish at once while cut off from Redis, and has the others catch up when back', async () => {
     const { logger, lines } = capturingLogger()
     const partition = await TcpCut.start(redis.port)

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import type SqliteDatabase from 'better-sqlite3'
-import { type Kysely, sql } from 'kysely'
+import type { Kysely } from 'kysely'
 import { isMysql, isSqlite } from '../../db/repositories/log-totals.ts'
 import type { MainSchema } from '../../db/schema.ts'
-import { reserveOnPostgres, settleOnPostgres } from './postgres-ledger-statements.ts'
-import { addHold, createHoldRow, giveBack, releaseHold } from './quota-holds.ts'
-import { withRetries } from './rolled-back-retries.ts'
+import { ServerLedgerWrites } from './server-ledger-writes.ts'
 import {
   prepareSqliteLedger,
   type ReservationOutcome,
@@ -30,9 +28,6 @@ const CONCURRENT_BATCH = 4
 const CONCURRENT_TURNS = 8
 // While the query builder holds the connection in a transaction, how soon to try again.
 const BUSY_CONNECTION_RETRY_MS = 1
-// Hold rows known to exist, remembered up to this many token and user pairs (then forgotten and
-// created again on their next use: creating an existing row changes nothing).
-const HOLD_ROWS_REMEMBERED = 100_000
 
 /** Quota held for one request between its reservation and its settlement. */
 export interface Reservation {
@@ -93,20 +88,18 @@ export class Ledger implements ChargeQueue {
   private readonly committedListeners: Array<() => void> = []
   /** Reservations in the last batch committed: tells a lone request from concurrent load. */
   private lastBatchSize = 0
-  /** Token and user pairs whose hold row this node has created (MySQL: PostgreSQL upserts in its one statement). */
-  private readonly holdRows = new Set<string>()
+  /** PostgreSQL and MySQL: their writes, batched per token and user. */
+  private readonly serverWrites?: ServerLedgerWrites
 
   /** This process among the gateway's nodes: the quota it holds is recorded under it (quota-holds.ts). */
   readonly nodeId = randomUUID()
-  /** PostgreSQL takes each write as one statement (postgres-ledger-statements.ts). */
-  private readonly postgres: boolean
 
   constructor(
-    private readonly db: Kysely<MainSchema>,
+    db: Kysely<MainSchema>,
     private readonly sqlite?: SqliteDatabase.Database,
   ) {
     if (sqlite) this.prepared = prepareSqliteLedger(sqlite, this.nodeId)
-    this.postgres = !sqlite && !isMysql(db) && !isSqlite(db)
+    else if (!isSqlite(db)) this.serverWrites = new ServerLedgerWrites(db, this.nodeId, !isMysql(db))
   }
 
   get underConcurrentLoad(): boolean {
@@ -121,54 +114,9 @@ export class Ledger implements ChargeQueue {
       const outcome = await this.queueReservation(tokenId, userId, amount, now)
       return outcome === 'ok' ? { ok: true, reservation } : { ok: false, reason: outcome }
     }
-    if (this.postgres) {
-      const outcome = await withRetries(() =>
-        reserveOnPostgres(this.db, this.nodeId, tokenId, userId, amount, now),
-      )
-      return outcome === 'ok' ? { ok: true, reservation } : { ok: false, reason: outcome }
-    }
-    try {
-      await this.ensureHoldRow(tokenId, userId)
-      await withRetries(() => this.reserveInTransaction(tokenId, userId, amount, now))
-    } catch (error) {
-      if (error instanceof InsufficientQuota) return { ok: false, reason: error.reason }
-      throw error
-    }
-    return { ok: true, reservation }
-  }
-
-  /** This node's hold row for the pair, created once (see createHoldRow). */
-  private async ensureHoldRow(tokenId: number, userId: number): Promise<void> {
-    const pair = `${tokenId}:${userId}`
-    if (this.holdRows.has(pair)) return
-    await createHoldRow(this.db, this.nodeId, tokenId, userId)
-    if (this.holdRows.size >= HOLD_ROWS_REMEMBERED) this.holdRows.clear()
-    this.holdRows.add(pair)
-  }
-
-  /** MySQL: the reservation's conditional updates and its hold, in one transaction. */
-  private reserveInTransaction(tokenId: number, userId: number, amount: number, now: number): Promise<void> {
-    return this.db.transaction().execute(async (trx) => {
-      const token = await trx
-        .updateTable('tokens')
-        .set({
-          remain_quota: sql`case when unlimited_quota = ${true} then remain_quota else remain_quota - ${amount} end`,
-          used_quota: sql`used_quota + ${amount}`,
-          accessed_time: now,
-        })
-        .where('id', '=', tokenId)
-        .where((eb) => eb.or([eb('unlimited_quota', '=', true), eb('remain_quota', '>=', amount)]))
-        .executeTakeFirst()
-      if (Number(token.numUpdatedRows) !== 1) throw new InsufficientQuota('token')
-      const user = await trx
-        .updateTable('users')
-        .set({ quota: sql`quota - ${amount}` })
-        .where('id', '=', userId)
-        .where('quota', '>=', amount)
-        .executeTakeFirst()
-      if (Number(user.numUpdatedRows) !== 1) throw new InsufficientQuota('user')
-      await addHold(trx, this.nodeId, tokenId, userId, amount)
-    })
+    if (!this.serverWrites) throw new Error('the ledger needs better-sqlite3 on SQLite')
+    const outcome = await this.serverWrites.reserve(tokenId, userId, amount, now)
+    return outcome === 'ok' ? { ok: true, reservation } : { ok: false, reason: outcome }
   }
 
   /**
@@ -236,48 +184,8 @@ export class Ledger implements ChargeQueue {
       else this.flushTimer ??= setTimeout(() => this.flushInBackground(), SETTLE_BATCH_DELAY_MS)
       return
     }
-    if (this.postgres) {
-      const { tokenId, userId, amount } = reservation
-      const settlement = { tokenId, userId, channelId, reserved: amount, actual, counted: 1 as const }
-      await withRetries(() => settleOnPostgres(this.db, this.nodeId, settlement))
-      return
-    }
-    const delta = actual - reservation.amount
-    await withRetries(() =>
-      this.db.transaction().execute(async (trx) => {
-        if (delta !== 0) {
-          await trx
-            .updateTable('tokens')
-            .set({
-              remain_quota: sql`case when unlimited_quota = ${true} then remain_quota else remain_quota - ${delta} end`,
-              used_quota: sql`used_quota + ${delta}`,
-            })
-            .where('id', '=', reservation.tokenId)
-            .execute()
-        }
-        await trx
-          .updateTable('users')
-          .set({
-            quota: sql`quota - ${delta}`,
-            used_quota: sql`used_quota + ${actual}`,
-            request_count: sql`request_count + 1`,
-          })
-          .where('id', '=', reservation.userId)
-          .execute()
-        if (actual !== 0 && channelId > 0) {
-          await trx
-            .updateTable('channels')
-            .set({ used_quota: sql`used_quota + ${actual}` })
-            .where('id', '=', channelId)
-            .execute()
-        }
-        // A sweep that took this node for dead (paused past the timeout) gave the reservation back
-        // already, or part of it: that part is taken again, so the request still costs `actual`.
-        const { tokenId, userId, amount } = reservation
-        const released = await releaseHold(trx, this.nodeId, tokenId, userId, amount)
-        if (released < amount) await giveBack(trx, tokenId, userId, released - amount)
-      }),
-    )
+    const { tokenId, userId, amount } = reservation
+    await this.serverWrites?.settle(tokenId, userId, channelId, amount, actual, 1)
   }
 
   /**
@@ -363,37 +271,6 @@ export class Ledger implements ChargeQueue {
       this.flushInBackground()
       return
     }
-    if (this.postgres) {
-      const { tokenId, userId } = reservation
-      const refund = { tokenId, userId, channelId: 0, reserved: amount, actual: 0, counted: 0 as const }
-      await withRetries(() => settleOnPostgres(this.db, this.nodeId, refund))
-      return
-    }
-    await withRetries(() =>
-      this.db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('tokens')
-          .set({
-            remain_quota: sql`case when unlimited_quota = ${true} then remain_quota else remain_quota + ${amount} end`,
-            used_quota: sql`used_quota - ${amount}`,
-          })
-          .where('id', '=', reservation.tokenId)
-          .execute()
-        await trx
-          .updateTable('users')
-          .set({ quota: sql`quota + ${amount}` })
-          .where('id', '=', reservation.userId)
-          .execute()
-        // What a sweep gave back already (see settle) is not given twice: that part is undone.
-        const released = await releaseHold(trx, this.nodeId, reservation.tokenId, reservation.userId, amount)
-        if (released < amount) await giveBack(trx, reservation.tokenId, reservation.userId, released - amount)
-      }),
-    )
-  }
-}
-
-class InsufficientQuota extends Error {
-  constructor(readonly reason: 'token' | 'user') {
-    super(`insufficient ${reason} quota`)
+    await this.serverWrites?.settle(reservation.tokenId, reservation.userId, 0, amount, 0, 0)
   }
 }

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import type { MainSchema } from '../../db/schema.ts'
+import type { PairSettlement } from './server-ledger-writes.ts'
 import type { ReservationOutcome } from './sqlite-ledger-statements.ts'
 
 /**
@@ -56,24 +57,22 @@ export async function reserveOnPostgres(
 }
 
 /**
- * Replaces a reservation of `reserved` by what the request cost (`actual`), counted as a request
- * or not (a refund is a settlement that cost 0 and is not counted). What this node's hold still
- * holds of the reservation is released; a part a sweep already gave back (this node taken for
- * dead) is taken again, so the request costs `actual` in all and nothing is given back twice.
+ * Replaces reservations of `reserved` in all by what their requests cost (`actual`), counting
+ * `requests` of them (a refund is a settlement that cost 0 and is not counted), and adds what each
+ * channel earned. What this node's hold still holds of the reservations is released; a part a sweep
+ * already gave back (this node taken for dead) is taken again, so the requests cost `actual` in all
+ * and nothing is given back twice.
  */
 export async function settleOnPostgres(
   db: Kysely<MainSchema>,
   nodeId: string,
-  settlement: {
-    tokenId: number
-    userId: number
-    channelId: number
-    reserved: number
-    actual: number
-    counted: 0 | 1
-  },
+  settlement: PairSettlement,
 ): Promise<void> {
-  const { tokenId, userId, channelId, reserved, actual, counted } = settlement
+  const { tokenId, userId, reserved, actual, requests } = settlement
+  // Channel rows in id order, as arrays the statement unnests.
+  const channels = [...settlement.channels].sort(([a], [b]) => a - b)
+  const channelIds = channels.map(([id]) => id)
+  const earned = channels.map(([, amount]) => amount)
   await sql`
     with payer as (
       select id from users where id = ${userId} for update
@@ -97,13 +96,14 @@ export async function settleOnPostgres(
       update users set
         quota = quota - (${actual} - (select amount from released)),
         used_quota = used_quota + ${actual},
-        request_count = request_count + ${counted}
+        request_count = request_count + ${requests}
       where id = ${userId}
       returning id
     ), channel as (
-      update channels set used_quota = used_quota + ${actual}
-      where id = ${channelId} and ${actual} <> 0 and ${channelId} > 0
-      returning id
+      update channels set used_quota = channels.used_quota + earned.amount
+      from unnest(${channelIds}::bigint[], ${earned}::bigint[]) as earned(id, amount)
+      where channels.id = earned.id
+      returning channels.id
     ), released_hold as (
       update quota_holds set amount = amount - (select amount from released)
       where node_id = ${nodeId} and token_id = ${tokenId} and user_id = ${userId}

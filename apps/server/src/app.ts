@@ -1,4 +1,4 @@
-import { createServer } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import fastifyCookie from '@fastify/cookie'
 import Fastify, {
   type FastifyError,
@@ -15,6 +15,7 @@ import { installRateLimits } from './http/rate-limit.ts'
 import { generateRequestId, REQUEST_ID_HEADER } from './http/request-id.ts'
 import { registerRoutes } from './http/route.ts'
 import { RelayError } from './relay/auth/relay-error.ts'
+import { sendRelayErrorAnswer } from './relay/front/client-response.ts'
 import { createRelayFront, type RelayFront } from './relay/front/relay-front.ts'
 import { registerRelayRoutes } from './relay/relay-routes.ts'
 import { installWebConsole } from './web/static.ts'
@@ -46,16 +47,42 @@ function answerBadUrl(error: FastifyError, request: FastifyRequest, reply: Fasti
   reply.code(400).send(refusal.toBody(request.id))
 }
 
+/**
+ * A request that reaches the server once it is shutting down (on a keep-alive connection opened
+ * before): 503 with its request id, in the shape its caller reads, and the connection closed
+ * (Fastify's own answer carried no request id and the management shape nowhere).
+ */
+function answerShuttingDown(request: IncomingMessage, response: ServerResponse): void {
+  const requestId = generateRequestId()
+  response.shouldKeepAlive = false
+  request.resume()
+  const message = 'The gateway is shutting down; retry on another node'
+  if (RELAY_PATH.test(request.url ?? '')) {
+    sendRelayErrorAnswer(response, requestId, new RelayError(503, message, 'shutting_down'))
+    return
+  }
+  const body = JSON.stringify({ success: false, message })
+  response.writeHead(503, {
+    [REQUEST_ID_HEADER]: requestId,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+  })
+  response.end(body)
+}
+
 /** Builds the whole HTTP application without listening (tests inject or listen on port 0). */
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   // The relay's POST routes are served by a lean handler in front of Fastify (ARCHITECTURE §3a):
   // they are most of the traffic, and Fastify's routing, hooks and reply cost more than the
   // gateway's own work there. Everything else goes through Fastify.
   let relayFront: RelayFront | undefined
+  let closing = false
   const app = Fastify({
     serverFactory: (fastifyHandler) => {
       const server = createServer((request, response) => {
-        if (!relayFront?.handle(request, response)) fastifyHandler(request, response)
+        if (relayFront?.handle(request, response)) return
+        if (closing) answerShuttingDown(request, response)
+        else fastifyHandler(request, response)
       })
       // Fastify's defaults for the servers it creates itself: long keep-alive, no request timeout
       // (uploads and long generations must not be cut by the server).
@@ -70,7 +97,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     bodyLimit: MANAGEMENT_BODY_LIMIT,
     trustProxy: context.config.TRUST_PROXY,
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // answerShuttingDown() answers instead.
+    return503OnClosing: false,
     frameworkErrors: answerBadUrl,
   })
   relayFront = createRelayFront(context, context.relay, app.log)
@@ -80,6 +108,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   // finish their billing and logs before the ledger and the log writer close (main.ts).
   let idleSweep: NodeJS.Timeout | undefined
   app.addHook('preClose', (done) => {
+    closing = true
     relayFront?.close()
     idleSweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS)
     done()

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
@@ -78,14 +79,15 @@ describe('graceful shutdown of the server process', () => {
     const database = new SqliteDatabase(server.databasePath, { readonly: true })
     const { key } = database.prepare('select key from tokens where user_id = 1').get() as { key: string }
     database.close()
-    const stream = () =>
-      fetch(`${server.baseUrl}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'count slowly' }] }),
-      })
-    return { server, stream }
+    return { server, key, stream: streamOf(server, key, model) }
   }
+
+  const streamOf = (server: ServerProcess, key: string, model: string) => () =>
+    fetch(`${server.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'count slowly' }] }),
+    })
 
   /** Root's consume logs and counters after the server stopped. */
   function billing(databasePath: string) {
@@ -154,5 +156,46 @@ describe('graceful shutdown of the server process', () => {
     expect(logs[0].completion_tokens).toBeLessThan(40)
     expect(user).toEqual({ request_count: 1, used_quota: logs[0].quota })
     expect(token.used_quota).toBe(logs[0].quota)
+  }, 60_000)
+
+  it('answers a request that arrives while it shuts down with 503, its request id and the shape its caller reads', async () => {
+    const { server, key } = await serverWithChannel(SLOW_MODEL, 20)
+    const port = new URL(server.baseUrl).port
+    const socket = connect(Number(port), '127.0.0.1')
+    let received = ''
+    socket.on('data', (chunk) => {
+      received += chunk.toString('utf8')
+    })
+    const closed = new Promise((resolve) => socket.on('close', resolve))
+    const body = JSON.stringify({
+      model: SLOW_MODEL,
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    })
+    socket.write(
+      `POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\nauthorization: Bearer sk-${key}\r\n` +
+        `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    )
+    while (!received.includes('data: ')) await new Promise((resolve) => setTimeout(resolve, 20))
+    server.child.kill('SIGTERM')
+    // Behind the stream on the same connection, once the server has begun shutting down (the stream
+    // lasts 1.5 s).
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    socket.write('GET /api/status HTTP/1.1\r\nhost: x\r\n\r\nGET /v1/models HTTP/1.1\r\nhost: x\r\n\r\n')
+    await closed
+    expect(await server.exited).toBe(0)
+    const answers = received.split('HTTP/1.1 ').slice(1)
+    expect(answers[0]).toMatch(/^200 /)
+    expect(answers[0]).toContain('data: [DONE]')
+    const refused = answers[1] ?? ''
+    expect(refused).toMatch(/^503 /)
+    expect(refused).toMatch(/\r\nx-oneapi-request-id: [0-9a-f]{20,}\r\n/i)
+    expect(refused).toMatch(/\r\nconnection: close\r\n/i)
+    expect(JSON.parse(refused.slice(refused.indexOf('\r\n\r\n') + 4))).toEqual({
+      success: false,
+      message: 'The gateway is shutting down; retry on another node',
+    })
+    // The connection closes after it: the request behind it is never read.
+    expect(answers).toHaveLength(2)
   }, 60_000)
 })

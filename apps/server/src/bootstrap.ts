@@ -16,6 +16,7 @@ import { type EventBus, MemoryEventBus, RedisEventBus } from './platform/event-b
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './platform/rate-limiter.ts'
 import { connectRedis } from './platform/redis.ts'
 import { ChannelHealthMonitor } from './relay/health/channel-health-monitor.ts'
+import { MemoryFailureWindow, RedisFailureWindow } from './relay/health/failure-window.ts'
 import { createRelayServices } from './relay/relay-services.ts'
 import { VERSION } from './version.ts'
 
@@ -100,6 +101,7 @@ export async function createRuntime(config: Config, logger: FastifyBaseLogger): 
   context.channelHealth = new ChannelHealthMonitor(
     context,
     logger,
+    redis ? new RedisFailureWindow(redis, logger) : new MemoryFailureWindow(),
     config.CHANNEL_DISABLE_FAILURE_COUNT,
     config.CHANNEL_DISABLE_FAILURE_WINDOW,
   )

@@ -5,39 +5,39 @@ import { moveChannelStatus } from '../../admin/channels/channel-service.ts'
 import type { AppContext } from '../../app-context.ts'
 import type { RoutedChannel } from '../routing/routed-channel.ts'
 import type { ChannelHealth } from './channel-health.ts'
+import type { FailureWindow } from './failure-window.ts'
 import { notifyRoot } from './notify-root.ts'
 
 /**
  * Automatic disabling (reference §2.6) made less trigger-happy: only errors that mean the
  * channel's key or account is unusable count (401, invalid key, quota gone, account deactivated —
  * not rate limits, timeouts or a bad request), and a channel is disabled only after
- * `failureCount` of them within `windowSeconds`, not on one stray error. It gets status 3
- * (disabled by the program), so automatic enabling may later bring it back, and root is told.
+ * `failureCount` of them within `windowSeconds` (counted across nodes when they share Redis),
+ * not on one stray error. It gets status 3 (disabled by the program), so automatic enabling may
+ * later bring it back, and root is told.
  */
 export class ChannelHealthMonitor implements ChannelHealth {
-  private readonly failures = new Map<number, number[]>()
-
   constructor(
     private readonly context: AppContext,
     private readonly logger: FastifyBaseLogger,
+    private readonly failures: FailureWindow,
     private readonly failureCount: number,
     private readonly windowSeconds: number,
   ) {}
 
   reportFailure(channel: RoutedChannel, error: UpstreamError): void {
     if (!error.disableChannel || !this.context.options.boolean('AutomaticDisableChannelEnabled')) return
-    const now = Date.now()
-    const recent = (this.failures.get(channel.id) ?? []).filter(
-      (time) => now - time < this.windowSeconds * 1000,
-    )
-    recent.push(now)
-    this.failures.set(channel.id, recent)
-    if (recent.length < this.failureCount) return
-    this.failures.delete(channel.id)
-    void this.disable(
+    void this.countFailure(channel, error)
+  }
+
+  private async countFailure(channel: RoutedChannel, error: UpstreamError): Promise<void> {
+    const recent = await this.failures.record(channel.id, this.windowSeconds)
+    if (recent < this.failureCount) return
+    await this.failures.forget(channel.id)
+    await this.disable(
       channel.id,
       channel.name,
-      `${recent.length} failures in ${this.windowSeconds}s, last: ${error.message}`,
+      `${recent} failures in ${this.windowSeconds}s, last: ${error.message}`,
     )
   }
 

@@ -114,8 +114,12 @@ export interface StreamTransformer {
    * must not reuse the chunk's memory.
    */
   push(chunk: Buffer): string | Buffer
-  /** Call at upstream end (or abort); returns the final text to write (the closing `[DONE]`). */
-  finish(): string
+  /**
+   * Call at upstream end (or abort); returns the final text to write: what was still buffered and,
+   * unless `complete` is false (the upstream broke off: the client must be able to tell the stream
+   * was cut), the closing `[DONE]`.
+   */
+  finish(complete?: boolean): string
   /** The last usage object seen in the stream. */
   readonly usage: Usage | undefined
   /** Accumulated generated text, capped (see completionTextLength for the full length). */

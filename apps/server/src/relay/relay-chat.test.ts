@@ -121,21 +121,51 @@ describe.each(testDialects())('relay chat completions on %s', (dialect) => {
     }
   })
 
-  it('closes a stream the upstream cut off with one [DONE], billing what arrived', async () => {
+  it('passes on what a stream the upstream cut off carried, ends it as cut, and bills what arrived', async () => {
     const response = await fetch(`${fixture.baseUrl}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: CUT, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
     })
-    const text = await response.text()
+    expect(response.status).toBe(200)
+    const reader = response.body!.getReader()
+    const decoder = new TextDecoder()
+    let text = ''
+    let cut: unknown
+    try {
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        text += decoder.decode(value, { stream: true })
+      }
+    } catch (error) {
+      cut = error
+    }
+    // The body ends without its last chunk, as the upstream's own break would have ended it.
+    expect(String(cut)).toMatch(/terminated/)
     expect(text).toContain('"content":" from"')
     expect(text).not.toContain('"content":" the"')
-    expect(text.match(/data: \[DONE\]/g)).toHaveLength(1)
+    expect(text).not.toContain('[DONE]')
     const log = await fixture.logFor(response.headers.get(REQUEST_ID))
     expect(log.content).toContain('upstream stream broke off')
     expect(log.content).toContain('tokens counted locally')
     expect(log.completion_tokens).toBe(2) // "Hello", " from"
     expect(log.quota).toBe(log.prompt_tokens + 2)
+  })
+
+  it('lets the official client see a cut stream fail, as it would talking to the upstream', async () => {
+    const stream = await client.chat.completions.create({
+      model: CUT,
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    })
+    const received: string[] = []
+    await expect(
+      (async () => {
+        for await (const chunk of stream) received.push(chunk.choices[0]?.delta.content ?? '')
+      })(),
+    ).rejects.toThrow(/terminated/)
+    expect(received.join('')).toBe('Hello from')
   })
 
   it('returns tool calls', async () => {

@@ -28,7 +28,7 @@ export interface OpenAiStreamOptions {
   readonly completionTextCap?: number
 }
 
-/** The event that closes an OpenAI stream; finish() adds it when the upstream sent none. */
+/** The event that closes an OpenAI stream; finish() adds it when the upstream ended without one. */
 export const DONE_EVENT = 'data: [DONE]\n\n'
 const DATA_PREFIX = 'data: '
 const DONE_PAYLOAD = '[DONE]'
@@ -246,9 +246,9 @@ class OpenAiStreamTransformer implements StreamTransformer {
     return !(usageOnly && this.options.dropUsageChunk)
   }
 
-  finish(): string {
+  finish(complete = true): string {
     this.parser?.end()
-    if (!this.doneSent) {
+    if (complete && !this.doneSent) {
       this.doneSent = true
       this.output += DONE_EVENT
     }

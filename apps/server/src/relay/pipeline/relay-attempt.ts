@@ -122,12 +122,24 @@ class ClientStream implements ClientSink {
     if (!transformer.upstreamCompleted && notes.length === 0) notes.push('upstream ended without [DONE]')
     if (transformer.streamError) notes.push(`upstream error in stream: ${transformer.streamError.message}`)
     // finish() always runs: it flushes a last event (and its usage) that had no trailing blank line.
-    const tail = transformer.finish()
-    if (state.response.destroyed) return
+    // A stream the upstream broke off gets no closing [DONE]: see below.
+    const tail = transformer.finish(!brokeOff)
+    const response = state.response
+    if (response.destroyed) return
     // No event reached the client, and a closing [DONE] alone would tell it nothing: see outcome().
     if (!this.began && (tail.length === 0 || this.carriesNothingYet(tail))) return
     if (!this.began) this.begin()
-    state.response.end(tail)
+    if (!brokeOff) {
+      response.end(tail)
+      return
+    }
+    // Cut short, it must not look complete (with a [DONE] and a clean end, SDKs handed the cut text
+    // on as a whole answer): what arrived is passed on, then the connection is closed without the
+    // body's last chunk, as the upstream's own break would have ended it.
+    if (tail.length > 0) response.write(tail)
+    const socket = response.socket
+    if (socket) socket.end()
+    else response.destroy()
   }
 
   /** The charge for what the stream carried (after end()). */

@@ -120,6 +120,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     sendJson(response, 404, JSON.stringify({ error: `unknown control route ${route}` }))
   }
 
+  let requestCount = 0
+
   async function relay(
     request: IncomingMessage,
     response: ServerResponse,
@@ -127,6 +129,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     body: Buffer,
     path: string,
   ): Promise<void> {
+    // OpenAI names each request on its side in every answer; its SDKs show it as `_request_id`.
+    response.setHeader('x-request-id', `req_mock_${++requestCount}`)
     const contentType = request.headers['content-type'] ?? ''
     const json = route.endpoint === 'models' ? {} : parseJsonBody(body, contentType)
     if (logSize > 0) {

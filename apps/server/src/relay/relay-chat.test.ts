@@ -40,6 +40,22 @@ describe.each(testDialects())('relay chat completions on %s', (dialect) => {
     expect(lastUpstream().headers.authorization).toBe('Bearer sk-upstream-1')
   })
 
+  it("passes on the upstream's request id, which the official client reports as its own", async () => {
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+    })
+    expect(completion._request_id).toMatch(/^req_mock_\d+$/)
+    const { data: stream, request_id } = await client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true })
+      .withResponse()
+    expect(request_id).toMatch(/^req_mock_\d+$/)
+    expect(request_id).not.toBe(completion._request_id)
+    for await (const _chunk of stream) {
+      // Read to the end.
+    }
+  })
+
   it('streams the chunks in order and ends once, with no usage chunk unless asked for', async () => {
     const { data: stream, response } = await client.chat.completions
       .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'stream please' }], stream: true })

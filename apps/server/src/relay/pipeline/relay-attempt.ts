@@ -8,7 +8,7 @@ import type { RoutedChannel } from '../routing/routed-channel.ts'
 import type { RelayState } from './relay-state.ts'
 import { SpeechStream } from './speech-stream.ts'
 import type { UpstreamClient } from './upstream-client.ts'
-import type { StreamSink, UpstreamAnswer } from './upstream-exchange.ts'
+import { type StreamSink, UPSTREAM_REQUEST_ID, type UpstreamAnswer } from './upstream-exchange.ts'
 
 export interface AttemptInput {
   state: RelayState
@@ -64,7 +64,9 @@ export async function runAttempt(upstream: UpstreamClient, input: AttemptInput):
   if (isUpstreamError(parsed)) return { kind: 'failed', error: parsed }
   const charge = chargeFor(input.cost, input.promptEstimate, parsed.usage, parsed)
   const contentType = answer.headers['content-type'] || 'application/json'
-  sendAnswer(state.response, state.requestId, answer.status, contentType, parsed.body)
+  const upstreamId = answer.headers[UPSTREAM_REQUEST_ID]
+  const extra = upstreamId === undefined ? undefined : { [UPSTREAM_REQUEST_ID]: upstreamId }
+  sendAnswer(state.response, state.requestId, answer.status, contentType, parsed.body, extra)
   return { kind: 'served', charge, notes: [] }
 }
 
@@ -85,14 +87,16 @@ class ClientStream implements ClientSink {
   private status = 200
   private began = false
   private brokeOff: Error | undefined
+  private upstreamRequestId: string | undefined
 
   constructor(
     private readonly state: RelayState,
     private readonly transformer: StreamTransformer,
   ) {}
 
-  start(status: number): void {
+  start(status: number, _contentType: string, upstreamRequestId: string | undefined): void {
     this.status = status
+    this.upstreamRequestId = upstreamRequestId
   }
 
   write(chunk: Buffer, resume: () => void): boolean {
@@ -180,6 +184,7 @@ class ClientStream implements ClientSink {
     // No Connection header of our own: Node writes keep-alive or close, as the client asked and as
     // it will then do (a fixed keep-alive told a closing client the connection would stay open).
     headers['x-accel-buffering'] = 'no'
+    if (this.upstreamRequestId !== undefined) headers[UPSTREAM_REQUEST_ID] = this.upstreamRequestId
     response.writeHead(this.status, headers)
   }
 }

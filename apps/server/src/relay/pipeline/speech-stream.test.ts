@@ -30,7 +30,7 @@ const input = {} as AttemptInput
 function relay(chunks: string[]) {
   const { state, response, written } = fakeState()
   const sink = new SpeechStream(state)
-  sink.start(200, 'text/event-stream')
+  sink.start(200, 'text/event-stream', undefined)
   for (const chunk of chunks) sink.write(Buffer.from(chunk), () => {})
   sink.end(undefined)
   const failed = !response.headers

@@ -3,7 +3,7 @@ import { chargeFor } from '../../billing/request-cost.ts'
 import { relayHeaders } from '../front/client-response.ts'
 import type { AttemptInput, AttemptOutcome } from './relay-attempt.ts'
 import type { RelayState } from './relay-state.ts'
-import type { StreamSink } from './upstream-exchange.ts'
+import { type StreamSink, UPSTREAM_REQUEST_ID } from './upstream-exchange.ts'
 
 /**
  * The client's side of a text-to-speech answer. OpenAI sends speech as it is synthesised (chunked
@@ -18,6 +18,7 @@ export class SpeechStream implements StreamSink {
   private readonly notes: string[] = []
   private status = 200
   private contentType = ''
+  private upstreamRequestId: string | undefined
   private began = false
   private brokeOff: Error | undefined
   private eventStream = false
@@ -32,9 +33,10 @@ export class SpeechStream implements StreamSink {
     return !contentType.toLowerCase().includes('json')
   }
 
-  start(status: number, contentType: string): void {
+  start(status: number, contentType: string, upstreamRequestId: string | undefined): void {
     this.status = status
     this.contentType = contentType
+    this.upstreamRequestId = upstreamRequestId
     this.eventStream = contentType.toLowerCase().includes('text/event-stream')
   }
 
@@ -119,6 +121,7 @@ export class SpeechStream implements StreamSink {
     if (this.eventStream) headers['cache-control'] = 'no-cache'
     // Proxies such as nginx would otherwise gather the audio again before the client got any.
     headers['x-accel-buffering'] = 'no'
+    if (this.upstreamRequestId !== undefined) headers[UPSTREAM_REQUEST_ID] = this.upstreamRequestId
     response.writeHead(this.status, headers)
   }
 }

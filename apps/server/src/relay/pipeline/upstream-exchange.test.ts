@@ -36,10 +36,13 @@ describe('UpstreamExchange', () => {
     const answer = await exchange.done
     expect(seen).toEqual(['start 200', 'write data: 1\n\n', 'end clean'])
     expect(answer.kind).toBe('streamed')
-    expect(answer.headers).toEqual({ 'content-type': 'text/event-stream; charset=utf-8' })
+    expect(answer.headers).toEqual({
+      'content-type': 'text/event-stream; charset=utf-8',
+      'x-request-id': 'abc',
+    })
   })
 
-  it('keeps every header of an error answer, and the last Content-Type of a success', async () => {
+  it('keeps every header of an error answer, and the last Content-Type and request id of a success', async () => {
     const keptOf = async (status: number, ...pairs: string[]) => {
       const exchange = new UpstreamExchange(undefined)
       exchange.onHeaders(status, raw(...pairs), resume)
@@ -50,8 +53,18 @@ describe('UpstreamExchange', () => {
       await keptOf(429, 'Content-Type', 'application/json', 'Retry-After', '3', 'X-Request-Id', 'abc'),
     ).toEqual({ 'content-type': 'application/json', 'retry-after': '3', 'x-request-id': 'abc' })
     expect(
-      await keptOf(200, 'content-type', 'text/plain', 'Retry-After', '3', 'CONTENT-TYPE', 'application/json'),
-    ).toEqual({ 'content-type': 'application/json' })
+      await keptOf(
+        200,
+        'content-type',
+        'text/plain',
+        'Retry-After',
+        '3',
+        'CONTENT-TYPE',
+        'application/json',
+        'x-request-ID',
+        'req_1',
+      ),
+    ).toEqual({ 'content-type': 'application/json', 'x-request-id': 'req_1' })
     expect(await keptOf(204, 'Content-Length', '0')).toEqual({})
   })
 

@@ -8,7 +8,7 @@ export interface StreamSink {
    */
   takes?(contentType: string): boolean
   /** The upstream answered 2xx with what the sink takes: the client's response may start now. */
-  start(status: number, contentType: string): void
+  start(status: number, contentType: string, upstreamRequestId: string | undefined): void
   /** One upstream chunk. Returns false to pause the upstream until `resume` is called. */
   write(chunk: Buffer, resume: () => void): boolean
   /**
@@ -56,25 +56,31 @@ function decodeHeaders(rawHeaders: Buffer[] | string[] | null): Record<string, s
 }
 
 const CONTENT_TYPE = 'content-type'
+/** OpenAI's id of the request on its side: clients (the official SDKs' `_request_id`) read it. */
+export const UPSTREAM_REQUEST_ID = 'x-request-id'
 
-/** Whether a raw header name is Content-Type, in any case, without decoding it. */
-function isContentType(name: Buffer | string): boolean {
-  if (name.length !== CONTENT_TYPE.length) return false
-  if (typeof name === 'string') return name.toLowerCase() === CONTENT_TYPE
-  for (let index = 0; index < CONTENT_TYPE.length; index++) {
+/** Whether a raw header name is `lowerName` (lower-case ASCII), in any case, without decoding it. */
+function isHeaderNamed(name: Buffer | string, lowerName: string): boolean {
+  if (name.length !== lowerName.length) return false
+  if (typeof name === 'string') return name.toLowerCase() === lowerName
+  for (let index = 0; index < lowerName.length; index++) {
     // ASCII letters differ from their capitals by 0x20 alone; '-' has that bit set already.
-    if ((name[index]! | 0x20) !== CONTENT_TYPE.charCodeAt(index)) return false
+    if ((name[index]! | 0x20) !== lowerName.charCodeAt(index)) return false
   }
   return true
 }
 
-/** The Content-Type header alone (its last value), or no header. */
-function contentTypeOf(rawHeaders: Buffer[] | string[] | null): Record<string, string> {
-  if (!rawHeaders) return {}
-  for (let index = rawHeaders.length - 2; index >= 0; index -= 2) {
-    if (isContentType(rawHeaders[index]!)) return { 'content-type': String(rawHeaders[index + 1]) }
+/** The headers a success needs (Content-Type, the upstream's request id; last value of each). */
+function successHeaders(rawHeaders: Buffer[] | string[] | null): Record<string, string> {
+  const headers: Record<string, string> = {}
+  if (!rawHeaders) return headers
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index]!
+    if (isHeaderNamed(name, CONTENT_TYPE)) headers[CONTENT_TYPE] = String(rawHeaders[index + 1])
+    else if (isHeaderNamed(name, UPSTREAM_REQUEST_ID))
+      headers[UPSTREAM_REQUEST_ID] = String(rawHeaders[index + 1])
   }
-  return {}
+  return headers
 }
 
 /**
@@ -118,10 +124,10 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   onHeaders(status: number, rawHeaders: Buffer[] | string[] | null, resume: () => void): boolean {
     // What is kept is decoded at once: undici's raw header Buffers are views into the socket's
     // read buffer, and keeping them (to decode later) kept those buffers alive (measured: 50 MB
-    // more resident memory after a streaming load). A success decodes one header, not the twenty
+    // more resident memory after a streaming load). A success decodes two headers, not the twenty
     // or so a provider sends: decoding each cost more than the rest of the answer's handling.
     const success = status >= 200 && status < 300
-    const headers = success ? contentTypeOf(rawHeaders) : decodeHeaders(rawHeaders)
+    const headers = success ? successHeaders(rawHeaders) : decodeHeaders(rawHeaders)
     this.head = { status, headers }
     this.resumeUpstream = resume
     const contentType = headers['content-type'] ?? ''
@@ -132,7 +138,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
       (sink.takes ? sink.takes(contentType) : contentType.includes('text/event-stream'))
     ) {
       this.streaming = true
-      sink.start(status, contentType)
+      sink.start(status, contentType, headers[UPSTREAM_REQUEST_ID])
     }
     return true
   }

@@ -69,7 +69,7 @@ export async function settleOnPostgres(
   settlement: PairSettlement,
 ): Promise<void> {
   const { tokenId, userId, reserved, actual, requests } = settlement
-  // Channel rows in id order, as arrays the statement unnests.
+  // The channels' earnings as arrays the statement unnests.
   const channels = [...settlement.channels].sort(([a], [b]) => a - b)
   const channelIds = channels.map(([id]) => id)
   const earned = channels.map(([, amount]) => amount)
@@ -79,9 +79,12 @@ export async function settleOnPostgres(
     ), token_row as (
       select id from tokens where id = ${tokenId} and exists (select 1 from payer) for update
     ), hold as (
+      -- After the token's row (the reference to token_row sets the order), but not only if it
+      -- still exists: a token deleted while its requests were in flight still has their hold
+      -- released, and its user is charged what they cost, not their reservations too.
       select amount from quota_holds
       where node_id = ${nodeId} and token_id = ${tokenId} and user_id = ${userId}
-        and exists (select 1 from token_row)
+        and exists (select 1 from payer) and (select count(*) from token_row) >= 0
       for update
     ), released as (
       select least(${reserved}::bigint, greatest(coalesce((select amount from hold), 0), 0)) as amount
@@ -99,10 +102,18 @@ export async function settleOnPostgres(
         request_count = request_count + ${requests}
       where id = ${userId}
       returning id
+    ), channel_rows as (
+      -- Locked in id order, after the pair's rows (the reference to token_row sets the order): an
+      -- update joined to the list locked them in the table's physical order, and two pairs'
+      -- settlements sharing channels deadlocked.
+      select id from channels
+      where id = any(${channelIds}::bigint[]) and (select count(*) from token_row) >= 0
+      order by id
+      for update
     ), channel as (
       update channels set used_quota = channels.used_quota + earned.amount
       from unnest(${channelIds}::bigint[], ${earned}::bigint[]) as earned(id, amount)
-      where channels.id = earned.id
+      where channels.id = earned.id and channels.id in (select id from channel_rows)
       returning channels.id
     ), released_hold as (
       update quota_holds set amount = amount - (select amount from released)

@@ -159,7 +159,7 @@ export class ServerLedgerWrites {
         .set({
           remain_quota: sql`case when unlimited_quota = ${true} then remain_quota else remain_quota - ${amount} end`,
           used_quota: sql`used_quota + ${amount}`,
-          accessed_time: sql`greatest(accessed_time, ${now})`,
+          accessed_time: sql`greatest(coalesce(accessed_time, 0), ${now})`,
         })
         .where('id', '=', tokenId)
         .where((eb) => eb.or([eb('unlimited_quota', '=', true), eb('remain_quota', '>=', amount)]))

@@ -1,6 +1,6 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { TokenStatus } from '@one-api/contracts'
-import type OpenAI from 'openai'
+import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateTokenKey } from '../auth/random.ts'
 import { insertToken, unlimitedToken } from '../db/repositories/tokens-repository.ts'
@@ -310,6 +310,24 @@ describe.each(testDialects())('relay errors on %s', (dialect) => {
     const answer = await relayFailure(chat(fixture.openai(rootKey), 'no-such-model'))
     expectOpenAiError(answer, 503, 'no_available_channel')
     expect(answer.error.message).toMatch(/^No available channel for model no-such-model/)
+  })
+
+  it('tells the official client, which retries 5xx answers, that retrying cannot help there', async () => {
+    let calls = 0
+    const client = new OpenAI({
+      apiKey: rootKey,
+      baseURL: `${fixture.baseUrl}/v1`,
+      maxRetries: 2,
+      fetch: (url, init) => {
+        calls += 1
+        return fetch(url, init)
+      },
+    })
+    await expect(chat(client, 'no-such-model')).rejects.toMatchObject({ status: 503 })
+    expect(calls).toBe(1)
+    calls = 0
+    await expect(client.files.list()).rejects.toMatchObject({ status: 501 })
+    expect(calls).toBe(1)
   })
 
   it('answers 400 for a model with a channel but no price, without calling the upstream', async () => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../app-context.ts'
-import { RelayError } from './auth/relay-error.ts'
+import { RelayError, sendRelayError } from './auth/relay-error.ts'
 import { registerBillingRoutes } from './billing-routes.ts'
 import { corsHeaders } from './front/client-response.ts'
 import { RELAY_BODY_LIMIT } from './front/relay-front.ts'
@@ -55,7 +55,7 @@ const UNSERVED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
  */
 function registerNotImplemented(relay: FastifyInstance): void {
   const notImplemented = async (request: FastifyRequest, reply: FastifyReply) =>
-    reply.code(501).send(new RelayError(501, 'API not implemented', 'api_not_implemented').toBody(request.id))
+    sendRelayError(reply, new RelayError(501, 'API not implemented', 'api_not_implemented'), request.id)
   for (const resource of OPENAI_RESOURCES) {
     for (const url of [`/v1/${resource}`, `/v1/${resource}/*`]) {
       for (const method of UNSERVED_METHODS) {

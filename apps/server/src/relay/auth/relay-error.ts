@@ -13,6 +13,17 @@ export class RelayError extends Error {
     super(message)
   }
 
+  /**
+   * Headers of the answer: OpenAI's SDKs retry every 5xx (three times by default, 1.5 s in all)
+   * unless `x-should-retry: false` says trying again cannot help, as for an endpoint not
+   * implemented or a model no channel serves.
+   */
+  headers(): Record<string, string> | undefined {
+    return this.status === 501 || this.code === 'no_available_channel'
+      ? { 'x-should-retry': 'false' }
+      : undefined
+  }
+
   toBody(requestId?: string) {
     const message = requestId ? `${this.message} (request id: ${requestId})` : this.message
     return { error: { message, type: this.type, param: this.param, code: this.code } }
@@ -21,10 +32,16 @@ export class RelayError extends Error {
 
 /** Answers a RelayError in OpenAI's shape; anything else is rethrown for the error handler. */
 export function sendRelayError(
-  reply: { code(status: number): { send(body: unknown): unknown } },
+  reply: {
+    code(status: number): { headers(values: Record<string, string>): { send(body: unknown): unknown } }
+  },
   error: unknown,
   requestId: string,
 ) {
-  if (error instanceof RelayError) return reply.code(error.status).send(error.toBody(requestId))
+  if (error instanceof RelayError)
+    return reply
+      .code(error.status)
+      .headers(error.headers() ?? {})
+      .send(error.toBody(requestId))
   throw error
 }

@@ -33,5 +33,6 @@ export function sendAnswer(
 
 /** A RelayError in OpenAI's shape, with the request id in its message as one-api does. */
 export function sendRelayErrorAnswer(response: ServerResponse, requestId: string, error: RelayError): void {
-  sendAnswer(response, requestId, error.status, 'application/json', JSON.stringify(error.toBody(requestId)))
+  const body = JSON.stringify(error.toBody(requestId))
+  sendAnswer(response, requestId, error.status, 'application/json', body, error.headers())
 }

@@ -28,6 +28,7 @@ import {
   stopService,
   waitForHttp,
 } from '../relay/processes.ts'
+import { gatewayEnvironment, ROOT_PASSWORD } from '../relay/services.ts'
 
 const { values: flags } = parseArgs({
   options: {
@@ -37,7 +38,6 @@ const { values: flags } = parseArgs({
 })
 const SECONDS = Number(flags.seconds)
 const CONNECTIONS = Number(flags.connections)
-const ROOT_PASSWORD = 'bench-root-password'
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL || process.env.TEST_POSTGRES_URL
 const MYSQL_URL = process.env.BENCH_MYSQL_URL || process.env.TEST_MYSQL_URL
 
@@ -174,20 +174,12 @@ interface Row {
 
 async function measure(target: ScratchTarget, mockUrl: string): Promise<Row[]> {
   const port = await freePort()
-  const gateway = spawnTypeScript('gateway', 'apps/server/src/main.ts', [], {
-    PORT: `${port}`,
-    HOST: '127.0.0.1',
-    SQL_DSN: target.dsn,
-    SQLITE_PATH: target.sqlitePath,
-    LOG_SQL_DSN: '',
-    REDIS_CONN_STRING: '',
-    INITIAL_ROOT_PASSWORD: ROOT_PASSWORD,
-    SESSION_SECRET: 'bench-session-secret',
-    GLOBAL_API_RATE_LIMIT: '0',
-    GLOBAL_WEB_RATE_LIMIT: '0',
-    CRITICAL_RATE_LIMIT: '0',
-    LOG_LEVEL: 'warn',
-  })
+  const gateway = spawnTypeScript(
+    'gateway',
+    'apps/server/src/main.ts',
+    [],
+    gatewayEnvironment(port, target.sqlitePath, target.dsn),
+  )
   const url = `http://127.0.0.1:${port}`
   await waitForHttp(gateway, `${url}/api/status`)
   const { tokenKey } = await setUpGateway(url, mockUrl, ROOT_PASSWORD)

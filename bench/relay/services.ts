@@ -9,7 +9,7 @@ import { setUpGateway } from './gateway-setup.ts'
 import { freePort, type Service, spawnTypeScript, stopService, waitForHttp } from './processes.ts'
 import type { Target } from './report.ts'
 
-const ROOT_PASSWORD = 'bench-root-password'
+export const ROOT_PASSWORD = 'bench-root-password'
 /**
  * The reference relay runs at its best, the same in every process. With V8's default allocation-site
  * pretenuring, most reference processes (37 of 41 measured alone, about two rounds in three of the
@@ -21,6 +21,28 @@ const ROOT_PASSWORD = 'bench-root-password'
  * (apps/server/src/platform/v8-flags.ts); both therefore run with the same V8 setting.
  */
 export const REFERENCE_NODE_ARGUMENTS = ['--no-allocation-site-pretenuring']
+
+/**
+ * A benchmark gateway's environment: SQLite at `sqlitePath` unless `sqlDsn` names PostgreSQL or
+ * MySQL, quota and logging on, no rate limits. Empty values count as unset: a benchmark never uses
+ * a database or Redis configured in the environment it runs in.
+ */
+export function gatewayEnvironment(port: number, sqlitePath: string, sqlDsn = ''): Record<string, string> {
+  return {
+    PORT: `${port}`,
+    HOST: '127.0.0.1',
+    SQLITE_PATH: sqlitePath,
+    SQL_DSN: sqlDsn,
+    LOG_SQL_DSN: '',
+    REDIS_CONN_STRING: '',
+    INITIAL_ROOT_PASSWORD: ROOT_PASSWORD,
+    SESSION_SECRET: 'bench-session-secret',
+    GLOBAL_API_RATE_LIMIT: '0',
+    GLOBAL_WEB_RATE_LIMIT: '0',
+    CRITICAL_RATE_LIMIT: '0',
+    LOG_LEVEL: 'warn',
+  }
+}
 
 export interface Endpoint {
   url: string
@@ -67,25 +89,10 @@ export async function startServices(
     await waitForHttp(reference, `${referenceUrl}/v1/models`)
     return reference
   }
-  const gatewayEnvironment = {
-    PORT: `${gatewayPort}`,
-    HOST: '127.0.0.1',
-    SQLITE_PATH: sqlitePath,
-    // Empty values count as unset: the benchmark always uses its own SQLite file, never a database
-    // or Redis configured in the environment.
-    SQL_DSN: '',
-    LOG_SQL_DSN: '',
-    REDIS_CONN_STRING: '',
-    INITIAL_ROOT_PASSWORD: ROOT_PASSWORD,
-    SESSION_SECRET: 'bench-session-secret',
-    GLOBAL_API_RATE_LIMIT: '0',
-    GLOBAL_WEB_RATE_LIMIT: '0',
-    CRITICAL_RATE_LIMIT: '0',
-    LOG_LEVEL: 'warn',
-  }
+  const environment = gatewayEnvironment(gatewayPort, sqlitePath)
   const profiling = profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`] : []
   const startGateway = async () => {
-    const gateway = spawnTypeScript('gateway', 'apps/server/src/main.ts', [], gatewayEnvironment, profiling)
+    const gateway = spawnTypeScript('gateway', 'apps/server/src/main.ts', [], environment, profiling)
     await waitForHttp(gateway, `${gatewayUrl}/api/status`)
     return gateway
   }

@@ -86,7 +86,7 @@ export class ServerLedgerWrites {
    * decided alone in arrival order, so that those it can pay for are still granted (this happens
    * only as a balance runs out).
    */
-  private writeReservations = async (items: QueuedReservation[]): Promise<void> => {
+  private async writeReservations(items: QueuedReservation[]): Promise<void> {
     const { tokenId, userId } = items[0]!
     try {
       const total = items.reduce((sum, item) => sum + item.amount, 0)
@@ -103,7 +103,7 @@ export class ServerLedgerWrites {
     }
   }
 
-  private writeSettlements = async (items: QueuedSettlement[]): Promise<void> => {
+  private async writeSettlements(items: QueuedSettlement[]): Promise<void> {
     const { tokenId, userId } = items[0]!
     const pair: PairSettlement = { tokenId, userId, reserved: 0, actual: 0, requests: 0, channels: new Map() }
     for (const { channelId, reserved, actual, counted } of items) {

@@ -14,7 +14,7 @@ import { installErrorHandler } from './http/error-handler.ts'
 import { installRateLimits } from './http/rate-limit.ts'
 import { generateRequestId, REQUEST_ID_HEADER } from './http/request-id.ts'
 import { registerRoutes } from './http/route.ts'
-import { RelayError } from './relay/auth/relay-error.ts'
+import { RelayError, shuttingDown } from './relay/auth/relay-error.ts'
 import { sendRelayErrorAnswer } from './relay/front/client-response.ts'
 import { createRelayFront, type RelayFront } from './relay/front/relay-front.ts'
 import { registerRelayRoutes } from './relay/relay-routes.ts'
@@ -56,12 +56,12 @@ function answerShuttingDown(request: IncomingMessage, response: ServerResponse):
   const requestId = generateRequestId()
   response.shouldKeepAlive = false
   request.resume()
-  const message = 'The gateway is shutting down; retry on another node'
+  const refusal = shuttingDown()
   if (RELAY_PATH.test(request.url ?? '')) {
-    sendRelayErrorAnswer(response, requestId, new RelayError(503, message, 'shutting_down'))
+    sendRelayErrorAnswer(response, requestId, refusal)
     return
   }
-  const body = JSON.stringify({ success: false, message })
+  const body = JSON.stringify({ success: false, message: refusal.message })
   response.writeHead(503, {
     [REQUEST_ID_HEADER]: requestId,
     'content-type': 'application/json; charset=utf-8',

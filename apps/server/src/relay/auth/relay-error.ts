@@ -30,6 +30,10 @@ export class RelayError extends Error {
   }
 }
 
+/** The refusal of a request that reaches a node shutting down. */
+export const shuttingDown = () =>
+  new RelayError(503, 'The gateway is shutting down; retry on another node', 'shutting_down')
+
 /** Answers a RelayError in OpenAI's shape; anything else is rethrown for the error handler. */
 export function sendRelayError(
   reply: {

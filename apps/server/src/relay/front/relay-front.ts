@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
 import { clientIpResolver } from '../../http/client-ip.ts'
 import { generateRequestId } from '../../http/request-id.ts'
-import { RelayError } from '../auth/relay-error.ts'
+import { RelayError, shuttingDown } from '../auth/relay-error.ts'
 import { createRelayHandler } from '../pipeline/relay-handler.ts'
 import type { RelayServices } from '../relay-services.ts'
 import { decodeRequestBody, isEncoded } from './body-encoding.ts'
@@ -79,11 +79,7 @@ export function createRelayFront(
       if (closing) {
         response.shouldKeepAlive = false
         request.resume()
-        sendRelayErrorAnswer(
-          response,
-          requestId,
-          new RelayError(503, 'The gateway is shutting down; retry on another node', 'shutting_down'),
-        )
+        sendRelayErrorAnswer(response, requestId, shuttingDown())
         return true
       }
       readRequestBody(request, RELAY_BODY_LIMIT, (body) => {

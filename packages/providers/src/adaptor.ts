@@ -80,6 +80,8 @@ export interface UpstreamError {
   readonly disableChannel: boolean
   /** Seconds from the upstream's Retry-After header, when present. */
   readonly retryAfterSeconds?: number
+  /** The upstream's own id of the request (`x-request-id`), passed on to the client. */
+  readonly upstreamRequestId?: string
 }
 
 /** The upstream's reply as the pipeline received it. */

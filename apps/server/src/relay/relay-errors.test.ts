@@ -306,6 +306,14 @@ describe.each(testDialects())('relay errors on %s', (dialect) => {
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('rate_limit_exceeded')
   })
 
+  it("passes an upstream error's request id on, which the official client reports", async () => {
+    fixture.mock.addFault({ match: { model: 'gpt-4o' }, status: 429, times: 1 })
+    const failure = await chat(fixture.openai(rootKey), 'gpt-4o').catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(OpenAI.APIError)
+    expect((failure as InstanceType<typeof OpenAI.APIError>).status).toBe(429)
+    expect((failure as InstanceType<typeof OpenAI.APIError>).requestID).toMatch(/^req_mock_\d+$/)
+  })
+
   it('answers 503 for a model no channel serves', async () => {
     const answer = await relayFailure(chat(fixture.openai(rootKey), 'no-such-model'))
     expectOpenAiError(answer, 503, 'no_available_channel')

@@ -117,9 +117,13 @@ function isRetryable(status: number, fields: ErrorFields, disableChannel: boolea
   return status === 408 || status === 429 || status >= 500
 }
 
+function headerValue(headers: UpstreamResponse['headers'] | undefined, name: string): string | undefined {
+  const raw = headers?.[name]
+  return Array.isArray(raw) ? raw[0] : raw
+}
+
 function retryAfter(headers: UpstreamResponse['headers'] | undefined): number | undefined {
-  const raw = headers?.['retry-after']
-  const value = Array.isArray(raw) ? raw[0] : raw
+  const value = headerValue(headers, 'retry-after')
   if (value === undefined) return undefined
   const seconds = Number(value)
   // The HTTP-date form would need the clock; adaptors stay pure, so only delta-seconds are read.
@@ -146,6 +150,7 @@ export function mapUpstreamError(
     retryable: isRetryable(clientStatus, fields, disableChannel),
     disableChannel,
     retryAfterSeconds: retryAfter(headers),
+    upstreamRequestId: headerValue(headers, 'x-request-id'),
   }
 }
 
@@ -165,6 +170,8 @@ export function clientFacingError(error: UpstreamError): UpstreamError {
     param: null,
     code: 'channel_unavailable',
     message: `The upstream provider refused the credentials or the account of the channel (upstream status ${error.status})`,
+    // Nothing of the refused call is the client's business.
+    upstreamRequestId: undefined,
   }
 }
 

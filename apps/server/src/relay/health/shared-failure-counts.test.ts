@@ -69,6 +69,8 @@ describe.skipIf(REDIS_SERVER_MISSING).each(testDialects())(
       const refused = async (node: TestApp) => {
         const response = await ask(node, key)
         expect(response.status).toBe(503)
+        // The refused call is the gateway's business: not even its upstream id is passed on.
+        expect(response.headers.get('x-request-id')).toBeNull()
         expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
           'channel_unavailable',
         )

@@ -24,6 +24,7 @@ import { runAttempt } from './relay-attempt.ts'
 import type { RelayState } from './relay-state.ts'
 import { readRelayBody } from './request-body.ts'
 import { checkProviderLimits } from './request-limits.ts'
+import { UPSTREAM_REQUEST_ID } from './upstream-exchange.ts'
 
 /** One relay request as the front read it. */
 export interface RelayInput {
@@ -265,12 +266,13 @@ async function serve(
     const answer = clientFacingError(lastError)
     recordMetrics(services, state, { channel: 'none', model: facts.model }, answer.status)
     const body = toOpenAiErrorBody(answer, ` (request id: ${state.requestId})`)
+    const headers: Record<string, string> = {}
     // A rate limit the upstream timed is passed on, so clients back off as long as it asked.
-    const retryAfter =
-      answer.status === 429 && answer.retryAfterSeconds !== undefined
-        ? { 'retry-after': String(answer.retryAfterSeconds) }
-        : undefined
-    sendAnswer(state.response, state.requestId, answer.status, 'application/json', body, retryAfter)
+    if (answer.status === 429 && answer.retryAfterSeconds !== undefined) {
+      headers['retry-after'] = String(answer.retryAfterSeconds)
+    }
+    if (answer.upstreamRequestId !== undefined) headers[UPSTREAM_REQUEST_ID] = answer.upstreamRequestId
+    sendAnswer(state.response, state.requestId, answer.status, 'application/json', body, headers)
     return
   }
   if (unpriced) {

@@ -171,21 +171,21 @@ export class Ledger implements ChargeQueue {
   async settle(reservation: Reservation, actual: number, channelId: number): Promise<void> {
     if (reservation.settled) return
     reservation.settled = true
+    const settlement: Settlement = [
+      reservation.tokenId,
+      reservation.userId,
+      channelId,
+      reservation.amount,
+      actual,
+      1,
+    ]
     if (this.prepared) {
-      this.pendingSettlements.push([
-        reservation.tokenId,
-        reservation.userId,
-        channelId,
-        reservation.amount,
-        actual,
-        1,
-      ])
+      this.pendingSettlements.push(settlement)
       if (this.pendingSettlements.length >= SETTLE_BATCH_SIZE) this.flushInBackground()
       else this.flushTimer ??= setTimeout(() => this.flushInBackground(), SETTLE_BATCH_DELAY_MS)
       return
     }
-    const { tokenId, userId, amount } = reservation
-    await this.serverWrites?.settle(tokenId, userId, channelId, amount, actual, 1)
+    await this.serverWrites?.settle(settlement)
   }
 
   /**
@@ -264,13 +264,14 @@ export class Ledger implements ChargeQueue {
     reservation.settled = true
     const amount = reservation.amount
     if (amount <= 0) return
+    const refund: Settlement = [reservation.tokenId, reservation.userId, 0, amount, 0, 0]
     if (this.prepared) {
       // Through the settlement queue, committed at once: the quota is usable by the retry that
       // usually follows on another channel.
-      this.pendingSettlements.push([reservation.tokenId, reservation.userId, 0, amount, 0, 0])
+      this.pendingSettlements.push(refund)
       this.flushInBackground()
       return
     }
-    await this.serverWrites?.settle(reservation.tokenId, reservation.userId, 0, amount, 0, 0)
+    await this.serverWrites?.settle(refund)
   }
 }

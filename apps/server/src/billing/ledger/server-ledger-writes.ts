@@ -4,28 +4,19 @@ import { PairBatches } from './pair-batches.ts'
 import { reserveOnPostgres, settleOnPostgres } from './postgres-ledger-statements.ts'
 import { addHold, createHoldRow, giveBack, releaseHold } from './quota-holds.ts'
 import { withRetries } from './rolled-back-retries.ts'
-import type { ReservationOutcome } from './sqlite-ledger-statements.ts'
+import type { ReservationOutcome, ReservationRequest, Settlement } from './sqlite-ledger-statements.ts'
 
 // Hold rows known to exist (MySQL), remembered up to this many token and user pairs (then
 // forgotten and created again on their next use: creating an existing row changes nothing).
 const HOLD_ROWS_REMEMBERED = 100_000
 
-interface QueuedReservation {
-  tokenId: number
-  userId: number
-  amount: number
-  now: number
+interface QueuedReservation extends ReservationRequest {
   resolve(outcome: ReservationOutcome): void
   reject(error: unknown): void
 }
 
 interface QueuedSettlement {
-  tokenId: number
-  userId: number
-  channelId: number
-  reserved: number
-  actual: number
-  counted: 0 | 1
+  settlement: Settlement
   resolve(): void
   reject(error: unknown): void
 }
@@ -67,17 +58,9 @@ export class ServerLedgerWrites {
   }
 
   /** A settlement, or a refund (cost 0, not counted, no channel). */
-  settle(
-    tokenId: number,
-    userId: number,
-    channelId: number,
-    reserved: number,
-    actual: number,
-    counted: 0 | 1,
-  ): Promise<void> {
+  settle(settlement: Settlement): Promise<void> {
     return new Promise((resolve, reject) => {
-      const item = { tokenId, userId, channelId, reserved, actual, counted, resolve, reject }
-      this.settlements.add(pairKey(tokenId, userId), item)
+      this.settlements.add(pairKey(settlement[0], settlement[1]), { settlement, resolve, reject })
     })
   }
 
@@ -104,9 +87,11 @@ export class ServerLedgerWrites {
   }
 
   private async writeSettlements(items: QueuedSettlement[]): Promise<void> {
-    const { tokenId, userId } = items[0]!
+    const [tokenId, userId] = items[0]!.settlement
     const pair: PairSettlement = { tokenId, userId, reserved: 0, actual: 0, requests: 0, channels: new Map() }
-    for (const { channelId, reserved, actual, counted } of items) {
+    for (const {
+      settlement: [, , channelId, reserved, actual, counted],
+    } of items) {
       pair.reserved += reserved
       pair.actual += actual
       pair.requests += counted

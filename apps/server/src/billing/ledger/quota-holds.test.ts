@@ -7,6 +7,7 @@ import { type DatabaseHandle, openDatabase } from '../../db/database.ts'
 import { parseDatabaseTarget } from '../../db/dsn.ts'
 import { migrateMain } from '../../db/migrations/migrate.ts'
 import type { MainSchema } from '../../db/schema.ts'
+import { insertUserWithToken } from '../../testing/ledger-rows.ts'
 import { createScratchDatabase, type ScratchDatabase, testDialects } from '../../testing/test-databases.ts'
 import { Ledger, type Reservation } from './ledger.ts'
 import { QuotaHoldKeeper } from './quota-holds.ts'
@@ -33,14 +34,7 @@ describe.each(testDialects())('quota held by nodes on %s', (dialect) => {
     })
     db = handle.db
     await migrateMain(db as unknown as Kysely<unknown>, dialect)
-    await db
-      .insertInto('users')
-      .values({ id: 1, username: 'u', password: 'x', quota: USER_QUOTA } as never)
-      .execute()
-    await db
-      .insertInto('tokens')
-      .values({ id: 1, user_id: 1, key: 'k'.repeat(48), name: 't', remain_quota: TOKEN_QUOTA } as never)
-      .execute()
+    await insertUserWithToken(db, 1, USER_QUOTA, TOKEN_QUOTA)
     errors.length = 0
   })
   afterEach(async () => {
@@ -208,20 +202,7 @@ describe.each(testDialects())('quota held by nodes on %s', (dialect) => {
     // reservations' transactions deadlocked (a few in a hundred failed, others waited seconds).
     const pairs = Array.from({ length: 100 }, (_, index) => index + 10)
     for (const id of pairs) {
-      await db
-        .insertInto('users')
-        .values({ id, username: `u${id}`, password: 'x', quota: 10_000 } as never)
-        .execute()
-      await db
-        .insertInto('tokens')
-        .values({
-          id,
-          user_id: id,
-          key: `${id}`.padStart(48, 'k'),
-          name: `t${id}`,
-          remain_quota: 10_000,
-        } as never)
-        .execute()
+      await insertUserWithToken(db, id, 10_000, 10_000)
     }
     const node = await startNode()
     const started = Date.now()

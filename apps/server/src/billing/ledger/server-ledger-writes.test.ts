@@ -7,6 +7,7 @@ import { type DatabaseHandle, openDatabase } from '../../db/database.ts'
 import { parseDatabaseTarget } from '../../db/dsn.ts'
 import { migrateMain } from '../../db/migrations/migrate.ts'
 import type { MainSchema } from '../../db/schema.ts'
+import { insertUserWithToken } from '../../testing/ledger-rows.ts'
 import { createScratchDatabase, type ScratchDatabase, testDialects } from '../../testing/test-databases.ts'
 import { Ledger, type Reservation } from './ledger.ts'
 
@@ -28,14 +29,7 @@ describe.skipIf(serverDialects.length === 0).each(serverDialects)(
     let ledger: Ledger
 
     async function setUp(userQuota: number, tokenQuota: number) {
-      await db
-        .insertInto('users')
-        .values({ id: 1, username: 'u', password: 'x', quota: userQuota } as never)
-        .execute()
-      await db
-        .insertInto('tokens')
-        .values({ id: 1, user_id: 1, key: 'k'.repeat(48), name: 't', remain_quota: tokenQuota } as never)
-        .execute()
+      await insertUserWithToken(db, 1, userQuota, tokenQuota)
       for (const id of [1, 2]) {
         await db
           .insertInto('channels')
@@ -214,20 +208,7 @@ describe.skipIf(serverDialects.length === 0).each(serverDialects)(
       await setUp(100_000, 50_000)
       const pairs = 20
       for (let id = 2; id <= pairs; id++) {
-        await db
-          .insertInto('users')
-          .values({ id, username: `u${id}`, password: 'x', quota: 100_000 } as never)
-          .execute()
-        await db
-          .insertInto('tokens')
-          .values({
-            id,
-            user_id: id,
-            key: String(id).padStart(48, 'k'),
-            name: 't',
-            remain_quota: 50_000,
-          } as never)
-          .execute()
+        await insertUserWithToken(db, id, 100_000, 50_000)
       }
       for (let id = 3; id <= 8; id++) {
         await db

@@ -120,13 +120,17 @@ const tokenIdSchema = z
   .positive('id must be a positive integer')
 
 /**
- * `PUT /api/token/` (full update: quota, expiry and the unlimited flag are required, lists left
- * out are cleared). `status` is optional: 1 asks to enable, 2 to disable; 3 and 4
- * (sent back unchanged by an edit form) keep the current status.
+ * `PUT /api/token/` (full update: expiry and the unlimited flag are required, lists left out are
+ * cleared). `remain_quota` may be left out to keep the current balance untouched: the column is
+ * then not written at all, so a form that did not touch the balance cannot overwrite what the
+ * token's requests spent since it loaded (one-api clients always send it, which sets it as
+ * before). `status` is optional: 1 asks to enable, 2 to disable; 3 and 4 (sent back unchanged by
+ * an edit form) keep the current status.
  */
 export const updateTokenInputSchema = z
   .object({
     ...tokenFields,
+    remain_quota: remainQuotaSchema.optional(),
     id: tokenIdSchema,
     status: z
       .number({ error: 'status must be 1 (enabled) or 2 (disabled)' })

@@ -39,7 +39,10 @@ export type CreateUserInput = z.infer<typeof createUserInputSchema>
 
 /**
  * `PUT /api/user/`: full update of another user. A blank password keeps the current one; role and
- * status are changed only through `POST /api/user/manage`, so they are ignored here.
+ * status are changed only through `POST /api/user/manage`, so they are ignored here. `quota` may be
+ * left out to keep the current balance untouched: the column is then not written at all, so a form
+ * that did not touch the quota cannot overwrite what the user's requests spent since it loaded
+ * (one-api clients always send it, which sets it as before).
  */
 export const updateUserInputSchema = z.object({
   id: rowIdSchema,
@@ -48,7 +51,7 @@ export const updateUserInputSchema = z.object({
   password: z.union([z.literal(''), passwordSchema]).optional(),
   email: z.union([z.literal(''), z.email('email is not a valid address').max(50)]).optional(),
   group: z.string({ error: 'group is required' }).trim().min(1, 'group is required').max(64),
-  quota: quotaAmountSchema,
+  quota: quotaAmountSchema.optional(),
 })
 export type UpdateUserInput = z.infer<typeof updateUserInputSchema>
 

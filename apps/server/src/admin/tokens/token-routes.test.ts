@@ -210,6 +210,95 @@ describe.each(testDialects())('tokens on %s', (dialect) => {
     expect(unlimited.body.data).toMatchObject({ status: 1, unlimited_quota: true, used_quota: 5 })
   })
 
+  /** What an edit form loaded, and the same form without the balance (a form that never showed it). */
+  const loadForm = async (id: number) => {
+    const form = (await alice.get(`/api/token/${id}`)).body.data
+    const { remain_quota: _balance, ...withoutBalance } = form
+    return { form, withoutBalance }
+  }
+  const setStored = (id: number, values: { status?: number; remain_quota?: number; used_quota?: number }) =>
+    server.context.db.updateTable('tokens').set(values).where('id', '=', id).execute()
+
+  it('keeps what a token spent since its edit form loaded when the form leaves remain_quota out', async () => {
+    const token = await create({ name: 'spender', remain_quota: 1000 })
+    const { form, withoutBalance } = await loadForm(token.id)
+    // Requests spend 100 after the form loaded, as the ledger would.
+    await setStored(token.id, { remain_quota: 900, used_quota: 100 })
+    const renamed = await alice.put('/api/token/', { ...withoutBalance, name: 'renamed spender' })
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200)
+    expect(renamed.body.data).toMatchObject({ name: 'renamed spender', remain_quota: 900, used_quota: 100 })
+    expect((await storedTokens()).find((row) => row.id === token.id)).toMatchObject({
+      name: 'renamed spender',
+      remain_quota: 900,
+    })
+    // A form that sends the balance still sets it, as one-api's clients (which always send it) expect.
+    const reset = await alice.put('/api/token/', { ...form, name: 'reset spender' })
+    expect(reset.status).toBe(200)
+    expect(reset.body.data).toMatchObject({ name: 'reset spender', remain_quota: 1000, used_quota: 100 })
+  })
+
+  it('judges re-enabling by the stored balance when remain_quota is left out', async () => {
+    const token = await create({ name: 'drained', remain_quota: 5 })
+    await setStored(token.id, { status: 4, remain_quota: 0, used_quota: 5 })
+    const { withoutBalance } = await loadForm(token.id)
+    const refused = await alice.put('/api/token/', { ...withoutBalance, status: 1 })
+    expect(refused.status).toBe(400)
+    expect(refused.body.message).toBe(
+      'the token quota is used up: raise its quota or make it unlimited first',
+    )
+    expect((await alice.get(`/api/token/${token.id}`)).body.data).toMatchObject({
+      status: 4,
+      remain_quota: 0,
+    })
+    // Topped up since (by another form): the stale form may now enable it and keeps that balance.
+    await setStored(token.id, { remain_quota: 50 })
+    const enabled = await alice.put('/api/token/', { ...withoutBalance, status: 1 })
+    expect(enabled.status).toBe(200)
+    expect(enabled.body.data).toMatchObject({ status: 1, remain_quota: 50, used_quota: 5 })
+  })
+
+  it('limits an unlimited token at its stored balance less holds when remain_quota is left out', async () => {
+    const token = await create({ name: 'was unlimited', remain_quota: 3000, unlimited_quota: true })
+    const { user_id } = await server.context.db
+      .selectFrom('tokens')
+      .select('user_id')
+      .where('id', '=', token.id)
+      .executeTakeFirstOrThrow()
+    // A request in flight on another node holds 400 it took while the token was unlimited.
+    await server.context.db
+      .insertInto('quota_holds')
+      .values({ node_id: 'another-node', token_id: token.id, user_id, amount: 400 })
+      .execute()
+    try {
+      const { withoutBalance } = await loadForm(token.id)
+      const limited = await alice.put('/api/token/', { ...withoutBalance, unlimited_quota: false })
+      expect(limited.status, JSON.stringify(limited.body)).toBe(200)
+      expect(limited.body.data).toMatchObject({ unlimited_quota: false, remain_quota: 2600 })
+    } finally {
+      await server.context.db.deleteFrom('quota_holds').where('node_id', '=', 'another-node').execute()
+    }
+  })
+
+  it('refuses a bad remain_quota in an edit and changes nothing, while one left out is fine', async () => {
+    const token = await create({ name: 'checked', remain_quota: 40 })
+    const { form, withoutBalance } = await loadForm(token.id)
+    const cases: Array<[unknown, string]> = [
+      [-1, 'remain_quota must not be negative'],
+      [1.5, 'remain_quota must be an integer'],
+      ['100', 'remain_quota must be an integer'],
+      [null, 'remain_quota must be an integer'],
+    ]
+    for (const [remain_quota, message] of cases) {
+      const response = await alice.put('/api/token/', { ...form, name: 'changed', remain_quota })
+      expect(response.status, JSON.stringify(remain_quota)).toBe(400)
+      expect(response.body).toMatchObject({ success: false, message: expect.stringContaining(message) })
+    }
+    expect((await alice.get(`/api/token/${token.id}`)).body.data).toEqual(form)
+    const left = await alice.put('/api/token/', { ...withoutBalance, name: 'changed' })
+    expect(left.status).toBe(200)
+    expect(left.body.data).toMatchObject({ name: 'changed', remain_quota: 40 })
+  })
+
   it('deletes a token with or without the trailing slash', async () => {
     const first = await create({ name: 'gone-1' })
     const second = await create({ name: 'gone-2' })

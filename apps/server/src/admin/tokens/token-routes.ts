@@ -147,7 +147,14 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
         const token = await findOrFail(user.id, input.id)
         // An unchanged past expiry may be sent back by an edit form (renaming an expired token).
         if (input.expired_time !== Number(token.expired_time)) assertExpiryNotPast(input.expired_time)
-        const status = resolveStatus(token.status, input.status, input)
+        // Left out, the balance stays as stored: the checks below judge the stored one.
+        const storedQuota = Number(token.remain_quota)
+        const remainQuota = input.remain_quota ?? storedQuota
+        const status = resolveStatus(token.status, input.status, {
+          expired_time: input.expired_time,
+          remain_quota: remainQuota,
+          unlimited_quota: input.unlimited_quota,
+        })
         const changes: TokenChanges = {
           name: input.name,
           status,
@@ -156,18 +163,18 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
           models: input.models,
           subnet: input.subnet,
         }
-        // Written only when changed, so renaming a token never overwrites what its requests spend
-        // meanwhile; a new balance is what is left after the requests in flight have settled: their
-        // settlements give back what they did not spend of their holds, so the holds are subtracted.
-        // That holds for every token limited from now on (a token made limited mid-request gets back
-        // reservations it never paid); an unlimited token's balance is not moved by its requests.
+        // Written only when sent and changed, so renaming a token never overwrites what its requests
+        // spend meanwhile; a new balance is what is left after the requests in flight have settled:
+        // their settlements give back what they did not spend of their holds, so the holds are
+        // subtracted. That holds for every token limited from now on (a token made limited
+        // mid-request gets back reservations it never paid, even when the stored balance is kept);
+        // an unlimited token's balance is not moved by its requests.
         const limited = !input.unlimited_quota
         const madeLimited = limited && toBoolean(token.unlimited_quota)
-        const quotaChanged = input.remain_quota !== Number(token.remain_quota) || madeLimited
+        const quotaChanged =
+          (input.remain_quota !== undefined && input.remain_quota !== storedQuota) || madeLimited
         if (quotaChanged) {
-          changes.remain_quota = limited
-            ? quotaLessHolds(input.remain_quota, { tokenId: token.id })
-            : input.remain_quota
+          changes.remain_quota = limited ? quotaLessHolds(remainQuota, { tokenId: token.id }) : remainQuota
         }
         if (quotaChanged && limited) {
           await withQuotaRowLocked(db, 'tokens', token.id, (trx) =>

@@ -131,7 +131,7 @@ describe.each(testDialects())('creating, editing and deleting users on %s', (dia
       [{ ...valid, quota: '100' }, 400, /quota/],
       [{ ...valid, quota: -5 }, 400, /must not be negative/],
       [{ ...valid, quota: 1e20 }, 400, /quota/],
-      [{ ...valid, quota: undefined }, 400, /quota/],
+      [{ ...valid, quota: null }, 400, /quota must be an integer/],
       [{ ...valid, id: undefined }, 400, /id/],
       [{ ...valid, id: 'x' }, 400, /id/],
       [{ ...valid, id: 999999 }, 404, /not found/],
@@ -150,6 +150,58 @@ describe.each(testDialects())('creating, editing and deleting users on %s', (dia
     expect(malformed.status).toBe(400)
     expect(await snapshotTable(server, 'users')).toEqual(before)
     expect(await logsOfType(server, 3)).toHaveLength(logsBefore)
+  })
+
+  const quotaLogsOf = async (userId: number) =>
+    (await logsOfType(server, 3)).filter((log) => log.user_id === userId)
+  const setStoredQuota = (userId: number, values: { quota: number; used_quota?: number }) =>
+    server.context.db.updateTable('users').set(values).where('id', '=', userId).execute()
+
+  it('keeps what a user spent since the edit form loaded when the form leaves quota out', async () => {
+    const target = await createSignedInUser(server, 'spender')
+    await setStoredQuota(target.id, { quota: 1000 })
+    const loaded = (await admin.client.get(`/api/user/${target.id}`)).body.data
+    const form = { id: target.id, username: loaded.username, group: loaded.group, quota: loaded.quota }
+    expect(form.quota).toBe(1000)
+    // Requests spend 100 after the form loaded, as the ledger would.
+    await setStoredQuota(target.id, { quota: 900, used_quota: 100 })
+    const { quota: _loaded, ...withoutQuota } = form
+    const renamed = await admin.client.put('/api/user/', { ...withoutQuota, display_name: 'Big Spender' })
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200)
+    expect(renamed.body.data).toMatchObject({ display_name: 'Big Spender', quota: 900, used_quota: 100 })
+    expect(Number((await readUser(server, target.id)).quota)).toBe(900)
+    expect(await quotaLogsOf(target.id)).toEqual([])
+    // A form that sends the quota still sets it and logs it, as one-api's clients (which always
+    // send it) expect.
+    const reset = await admin.client.put('/api/user/', form)
+    expect(reset.status).toBe(200)
+    expect(reset.body.data).toMatchObject({ display_name: 'Big Spender', quota: 1000, used_quota: 100 })
+    expect(await quotaLogsOf(target.id)).toMatchObject([
+      { content: 'Administrator changed the user quota from $0.001800 quota to $0.002000 quota' },
+    ])
+  })
+
+  it('checks quota only when it is sent, so an edit may leave a negative balance alone', async () => {
+    const target = await createSignedInUser(server, 'indebted')
+    await setStoredQuota(target.id, { quota: -50 })
+    const form = { id: target.id, username: 'indebted', group: 'default' }
+    const cases: Array<[unknown, RegExp]> = [
+      [-5, /must not be negative/],
+      [1.5, /quota must be an integer/],
+      ['100', /quota must be an integer/],
+      [null, /quota must be an integer/],
+    ]
+    const before = await snapshotTable(server, 'users')
+    for (const [quota, message] of cases) {
+      const response = await admin.client.put('/api/user/', { ...form, display_name: 'changed', quota })
+      expect(response.status, JSON.stringify(quota)).toBe(400)
+      expect(response.body).toMatchObject({ success: false, message: expect.stringMatching(message) })
+    }
+    expect(await snapshotTable(server, 'users')).toEqual(before)
+    const renamed = await admin.client.put('/api/user/', { ...form, display_name: 'Still Indebted' })
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200)
+    expect(renamed.body.data).toMatchObject({ display_name: 'Still Indebted', quota: -50 })
+    expect(await quotaLogsOf(target.id)).toEqual([])
   })
 
   it('lets an administrator edit and delete only users of a lower role', async () => {

@@ -60,7 +60,10 @@ export function userWriteRoutes(context: AppContext): RouteDefinition[] {
           throw badRequest(`Group "${input.group}" does not exist; choose one of: ${groups.join(', ')}`)
         }
         const oldQuota = Number(target.quota)
-        if (input.quota < 0 && input.quota !== oldQuota) throw badRequest('quota must not be negative')
+        // Left out, the quota is not written at all (what requests spent since the form loaded stays).
+        const newQuota = input.quota ?? oldQuota
+        const quotaChanged = newQuota !== oldQuota
+        if (newQuota < 0 && quotaChanged) throw badRequest('quota must not be negative')
         if (input.username !== target.username) {
           const holder = await findUserByUsername(db, input.username)
           if (holder && holder.id !== target.id) throw conflict('This username is already taken')
@@ -75,15 +78,15 @@ export function userWriteRoutes(context: AppContext): RouteDefinition[] {
         if (input.display_name !== undefined) changes.display_name = input.display_name || input.username
         if (input.email !== undefined) changes.email = input.email
         if (input.password) changes.password = await hashPassword(input.password)
-        // Written only when changed, so editing a name never overwrites concurrent spending; a new
-        // quota is what is left after the user's requests in flight have settled.
-        if (input.quota !== oldQuota) {
-          changes.quota = quotaLessHolds(input.quota, { userId: target.id })
+        // Written only when sent and changed, so editing a name never overwrites concurrent
+        // spending; a new quota is what is left after the user's requests in flight have settled.
+        if (quotaChanged) {
+          changes.quota = quotaLessHolds(newQuota, { userId: target.id })
           await withQuotaRowLocked(db, 'users', target.id, (trx) => updateUserFields(trx, target.id, changes))
         } else {
           await updateUserFields(db, target.id, changes)
         }
-        if (input.quota !== oldQuota) {
+        if (quotaChanged) {
           const display = (quota: number) =>
             formatQuota(quota, options.boolean('DisplayInCurrencyEnabled'), options.number('QuotaPerUnit'))
           await insertLogs(context.logDb, [
@@ -91,7 +94,7 @@ export function userWriteRoutes(context: AppContext): RouteDefinition[] {
               user_id: target.id,
               username: input.username,
               type: LogType.manage,
-              content: `Administrator changed the user quota from ${display(oldQuota)} to ${display(input.quota)}`,
+              content: `Administrator changed the user quota from ${display(oldQuota)} to ${display(newQuota)}`,
             }),
           ])
         }

@@ -11,6 +11,13 @@ import { WalCheckpointer } from './wal-checkpointer.ts'
 
 /** How often the background thread checkpoints the SQLite WAL. */
 const CHECKPOINT_INTERVAL_MS = 200
+/**
+ * How long a statement waits for a PostgreSQL connection, the pool's wait and the connection's
+ * set-up together (mysql2's connectTimeout is the same by default). pg waits forever unless told,
+ * so a server that stopped answering hung every request; now the wait fails, and the ledger's
+ * writes, which never reached the server, are tried again (write-retries.ts).
+ */
+export const CONNECT_TIMEOUT_MS = 10_000
 
 export type Dialect = DatabaseTarget['dialect']
 
@@ -26,6 +33,8 @@ export interface DatabaseOptions {
   poolSize: number
   busyTimeoutMs: number
   maxLifetimeSeconds: number
+  /** PostgreSQL and MySQL: CONNECT_TIMEOUT_MS unless given (tests give less). */
+  connectTimeoutMs?: number
 }
 
 // PostgreSQL returns BIGINT and NUMERIC (SUM of BIGINT) as strings; quota values fit in a double.
@@ -76,6 +85,7 @@ function createDialect(target: Exclude<DatabaseTarget, { dialect: 'sqlite' }>, o
     const pool = new pg.Pool({
       connectionString: target.url,
       max: options.poolSize,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
       maxLifetimeSeconds: options.maxLifetimeSeconds || undefined,
     })
     // A connection the server ends (a restart, an administrator, a failover) is reported as an
@@ -95,6 +105,7 @@ function createDialect(target: Exclude<DatabaseTarget, { dialect: 'sqlite' }>, o
       password: target.password,
       database: target.database,
       connectionLimit: options.poolSize,
+      connectTimeout: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
       supportBigNumbers: true,
       bigNumberStrings: false,
       decimalNumbers: true,

@@ -3,8 +3,8 @@ import type { MainSchema } from '../../db/schema.ts'
 import { PairBatches } from './pair-batches.ts'
 import { reserveOnPostgres, settleOnPostgres } from './postgres-ledger-statements.ts'
 import { addHold, createHoldRow, giveBack, releaseHold } from './quota-holds.ts'
-import { withRetries } from './rolled-back-retries.ts'
 import type { ReservationOutcome, ReservationRequest, Settlement } from './sqlite-ledger-statements.ts'
+import { RESERVATION_RETRY_DELAYS_MS, SETTLEMENT_RETRY_DELAYS_MS, withRetries } from './write-retries.ts'
 
 // Hold rows known to exist (MySQL), remembered up to this many token and user pairs (then
 // forgotten and created again on their next use: creating an existing row changes nothing).
@@ -99,8 +99,8 @@ export class ServerLedgerWrites {
         pair.channels.set(channelId, (pair.channels.get(channelId) ?? 0) + actual)
     }
     try {
-      await withRetries(() =>
-        this.postgres ? settleOnPostgres(this.db, this.nodeId, pair) : this.settleOnMysql(pair),
+      await withRetries(this.db, SETTLEMENT_RETRY_DELAYS_MS, (connection) =>
+        this.postgres ? settleOnPostgres(connection, this.nodeId, pair) : this.settleOnMysql(connection, pair),
       )
       for (const item of items) item.resolve()
     } catch (error) {
@@ -115,11 +115,15 @@ export class ServerLedgerWrites {
     now: number,
   ): Promise<ReservationOutcome> {
     if (this.postgres) {
-      return withRetries(() => reserveOnPostgres(this.db, this.nodeId, tokenId, userId, amount, now))
+      return withRetries(this.db, RESERVATION_RETRY_DELAYS_MS, (connection) =>
+        reserveOnPostgres(connection, this.nodeId, tokenId, userId, amount, now),
+      )
     }
     await this.ensureHoldRow(tokenId, userId)
     try {
-      await withRetries(() => this.reserveOnMysql(tokenId, userId, amount, now))
+      await withRetries(this.db, RESERVATION_RETRY_DELAYS_MS, (connection) =>
+        this.reserveOnMysql(connection, tokenId, userId, amount, now),
+      )
     } catch (error) {
       if (error instanceof InsufficientQuota) return error.reason
       throw error
@@ -131,14 +135,23 @@ export class ServerLedgerWrites {
   private async ensureHoldRow(tokenId: number, userId: number): Promise<void> {
     const pair = pairKey(tokenId, userId)
     if (this.holdRows.has(pair)) return
-    await createHoldRow(this.db, this.nodeId, tokenId, userId)
+    // Creating an existing row changes nothing, so this one is safe to try again whatever failed.
+    await withRetries(this.db, RESERVATION_RETRY_DELAYS_MS, (connection) =>
+      createHoldRow(connection, this.nodeId, tokenId, userId),
+    )
     if (this.holdRows.size >= HOLD_ROWS_REMEMBERED) this.holdRows.clear()
     this.holdRows.add(pair)
   }
 
   /** MySQL: the reservation's conditional updates and its hold, in one transaction. */
-  private reserveOnMysql(tokenId: number, userId: number, amount: number, now: number): Promise<void> {
-    return this.db.transaction().execute(async (trx) => {
+  private reserveOnMysql(
+    db: Kysely<MainSchema>,
+    tokenId: number,
+    userId: number,
+    amount: number,
+    now: number,
+  ): Promise<void> {
+    return db.transaction().execute(async (trx) => {
       const token = await trx
         .updateTable('tokens')
         .set({
@@ -166,10 +179,10 @@ export class ServerLedgerWrites {
    * past the timeout) gave back part of what they reserved already: that part is taken again, so
    * each request still costs what it cost.
    */
-  private settleOnMysql(pair: PairSettlement): Promise<void> {
+  private settleOnMysql(db: Kysely<MainSchema>, pair: PairSettlement): Promise<void> {
     const { tokenId, userId, reserved, actual, requests } = pair
     const delta = actual - reserved
-    return this.db.transaction().execute(async (trx) => {
+    return db.transaction().execute(async (trx) => {
       if (delta !== 0) {
         await trx
           .updateTable('tokens')

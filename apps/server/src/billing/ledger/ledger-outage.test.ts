@@ -1,0 +1,141 @@
+import { createServer, type Socket } from 'node:net'
+import type { Kysely } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type DatabaseHandle, openDatabase } from '../../db/database.ts'
+import { parseDatabaseTarget } from '../../db/dsn.ts'
+import { migrateMain } from '../../db/migrations/migrate.ts'
+import type { MainSchema } from '../../db/schema.ts'
+import { insertUserWithToken } from '../../testing/ledger-rows.ts'
+import { freePort } from '../../testing/free-port.ts'
+import { TcpCut } from '../../testing/tcp-cut.ts'
+import {
+  createScratchDatabase,
+  MYSQL_URL,
+  POSTGRES_URL,
+  type ScratchDatabase,
+  type TestDialect,
+} from '../../testing/test-databases.ts'
+import { Ledger } from './ledger.ts'
+
+const servers: Array<[TestDialect, string | undefined]> = [
+  ['postgres', POSTGRES_URL],
+  ['mysql', MYSQL_URL],
+]
+
+// The database out of reach for a moment (a restart, a failover): connections are dropped and
+// new ones refused. What the ledger writes meanwhile never reaches the database, so it is written
+// once the database is back: a served request's charge is not lost, and a waiting request's
+// reservation is granted if the outage is short.
+describe.each(servers)('Ledger on %s: a short database outage', (dialect, serverUrl) => {
+  let scratch: ScratchDatabase
+  let partition: TcpCut
+  let direct: DatabaseHandle<MainSchema>
+  let throughCut: DatabaseHandle<MainSchema>
+  let ledger: Ledger
+
+  beforeAll(async () => {
+    if (!serverUrl) return
+    scratch = await createScratchDatabase(dialect, '')
+    const options = { poolSize: 2, busyTimeoutMs: 1000, maxLifetimeSeconds: 0 }
+    direct = openDatabase<MainSchema>(parseDatabaseTarget(scratch.dsn, ''), options)
+    await migrateMain(direct.db as unknown as Kysely<unknown>, dialect)
+    await insertUserWithToken(direct.db, 1, 10_000, 10_000)
+    const url = new URL(scratch.dsn!)
+    partition = await TcpCut.start(Number(url.port || (dialect === 'postgres' ? 5432 : 3306)))
+    url.port = String(partition.port)
+    throughCut = openDatabase<MainSchema>(parseDatabaseTarget(url.toString(), ''), options)
+    ledger = new Ledger(throughCut.db)
+  })
+  afterAll(async () => {
+    await throughCut?.close()
+    await partition?.close()
+    await direct?.close()
+    await scratch?.drop()
+  })
+
+  const balances = async () => ({
+    user: await direct.db
+      .selectFrom('users')
+      .select(['quota', 'used_quota', 'request_count'])
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow(),
+    token: await direct.db
+      .selectFrom('tokens')
+      .select(['remain_quota', 'used_quota'])
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow(),
+    held: await direct.db
+      .selectFrom('quota_holds')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.lit(0)).as('amount'))
+      .executeTakeFirstOrThrow(),
+  })
+
+  /** Cuts the database off, and lets the pool see its connections drop before anything is sent. */
+  const outage = async () => {
+    partition.cut()
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+
+  it.skipIf(!serverUrl)('a settlement made during the outage is written once the database is back', async () => {
+    const reserved = await ledger.reserve(1, 1, 500)
+    if (!reserved.ok) throw new Error('refused')
+    await outage()
+    let settled = false
+    const settlement = ledger.settle(reserved.reservation, 40, 0).then(() => {
+      settled = true
+    })
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    expect(settled).toBe(false)
+    partition.restore()
+    await settlement
+    expect(await balances()).toEqual({
+      user: { quota: 9_960, used_quota: 40, request_count: 1 },
+      token: { remain_quota: 9_960, used_quota: 40 },
+      held: { amount: 0 },
+    })
+  })
+
+  it.skipIf(!serverUrl)('a reservation asked for during a short outage is granted once it is over', async () => {
+    await outage()
+    const reserving = ledger.reserve(1, 1, 300)
+    setTimeout(() => partition.restore(), 500)
+    const reserved = await reserving
+    expect(reserved.ok).toBe(true)
+    if (!reserved.ok) return
+    expect(await balances()).toMatchObject({
+      user: { quota: 9_660 },
+      token: { remain_quota: 9_660 },
+      held: { amount: 300 },
+    })
+    await ledger.refund(reserved.reservation)
+    expect(await balances()).toMatchObject({ user: { quota: 9_960 }, held: { amount: 0 } })
+  })
+
+  it.skipIf(!serverUrl)('a reservation fails, rather than waits for ever, when the database accepts connections and never answers', async () => {
+    // A server that takes connections and says nothing, as a hung database or a black-holed
+    // address does: without a connect timeout the pool waited on it for ever.
+    const port = await freePort()
+    const silent = new Set<Socket>()
+    const server = createServer((socket) => silent.add(socket))
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+    const url = new URL(scratch.dsn!)
+    url.port = String(port)
+    const hung = openDatabase<MainSchema>(parseDatabaseTarget(url.toString(), ''), {
+      poolSize: 2,
+      busyTimeoutMs: 1000,
+      maxLifetimeSeconds: 0,
+      connectTimeoutMs: 200,
+    })
+    try {
+      const started = Date.now()
+      await expect(new Ledger(hung.db).reserve(1, 1, 100)).rejects.toThrow(/timeout|ETIMEDOUT/i)
+      // Five tries of 200 ms, with the waits between them: seconds, not for ever.
+      expect(Date.now() - started).toBeLessThan(8_000)
+      expect(await balances()).toMatchObject({ user: { quota: 9_960 }, held: { amount: 0 } })
+    } finally {
+      for (const socket of silent) socket.destroy()
+      await new Promise((resolve) => server.close(resolve))
+      await hung.close().catch(() => {})
+    }
+  }, 15_000)
+})

@@ -5,8 +5,8 @@ import { type DatabaseHandle, openDatabase } from '../../db/database.ts'
 import { parseDatabaseTarget } from '../../db/dsn.ts'
 import { migrateMain } from '../../db/migrations/migrate.ts'
 import type { MainSchema } from '../../db/schema.ts'
-import { insertUserWithToken } from '../../testing/ledger-rows.ts'
 import { freePort } from '../../testing/free-port.ts'
+import { insertUserWithToken } from '../../testing/ledger-rows.ts'
 import { TcpCut } from '../../testing/tcp-cut.ts'
 import {
   createScratchDatabase,
@@ -76,66 +76,76 @@ describe.each(servers)('Ledger on %s: a short database outage', (dialect, server
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
 
-  it.skipIf(!serverUrl)('a settlement made during the outage is written once the database is back', async () => {
-    const reserved = await ledger.reserve(1, 1, 500)
-    if (!reserved.ok) throw new Error('refused')
-    await outage()
-    let settled = false
-    const settlement = ledger.settle(reserved.reservation, 40, 0).then(() => {
-      settled = true
-    })
-    await new Promise((resolve) => setTimeout(resolve, 1_500))
-    expect(settled).toBe(false)
-    partition.restore()
-    await settlement
-    expect(await balances()).toEqual({
-      user: { quota: 9_960, used_quota: 40, request_count: 1 },
-      token: { remain_quota: 9_960, used_quota: 40 },
-      held: { amount: 0 },
-    })
-  })
+  it.skipIf(!serverUrl)(
+    'a settlement made during the outage is written once the database is back',
+    async () => {
+      const reserved = await ledger.reserve(1, 1, 500)
+      if (!reserved.ok) throw new Error('refused')
+      await outage()
+      let settled = false
+      const settlement = ledger.settle(reserved.reservation, 40, 0).then(() => {
+        settled = true
+      })
+      await new Promise((resolve) => setTimeout(resolve, 1_500))
+      expect(settled).toBe(false)
+      partition.restore()
+      await settlement
+      expect(await balances()).toEqual({
+        user: { quota: 9_960, used_quota: 40, request_count: 1 },
+        token: { remain_quota: 9_960, used_quota: 40 },
+        held: { amount: 0 },
+      })
+    },
+  )
 
-  it.skipIf(!serverUrl)('a reservation asked for during a short outage is granted once it is over', async () => {
-    await outage()
-    const reserving = ledger.reserve(1, 1, 300)
-    setTimeout(() => partition.restore(), 500)
-    const reserved = await reserving
-    expect(reserved.ok).toBe(true)
-    if (!reserved.ok) return
-    expect(await balances()).toMatchObject({
-      user: { quota: 9_660 },
-      token: { remain_quota: 9_660 },
-      held: { amount: 300 },
-    })
-    await ledger.refund(reserved.reservation)
-    expect(await balances()).toMatchObject({ user: { quota: 9_960 }, held: { amount: 0 } })
-  })
-
-  it.skipIf(!serverUrl)('a reservation fails, rather than waits for ever, when the database accepts connections and never answers', async () => {
-    // A server that takes connections and says nothing, as a hung database or a black-holed
-    // address does: without a connect timeout the pool waited on it for ever.
-    const port = await freePort()
-    const silent = new Set<Socket>()
-    const server = createServer((socket) => silent.add(socket))
-    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
-    const url = new URL(scratch.dsn!)
-    url.port = String(port)
-    const hung = openDatabase<MainSchema>(parseDatabaseTarget(url.toString(), ''), {
-      poolSize: 2,
-      busyTimeoutMs: 1000,
-      maxLifetimeSeconds: 0,
-      connectTimeoutMs: 200,
-    })
-    try {
-      const started = Date.now()
-      await expect(new Ledger(hung.db).reserve(1, 1, 100)).rejects.toThrow(/timeout|ETIMEDOUT/i)
-      // Five tries of 200 ms, with the waits between them: seconds, not for ever.
-      expect(Date.now() - started).toBeLessThan(8_000)
+  it.skipIf(!serverUrl)(
+    'a reservation asked for during a short outage is granted once it is over',
+    async () => {
+      await outage()
+      const reserving = ledger.reserve(1, 1, 300)
+      setTimeout(() => partition.restore(), 500)
+      const reserved = await reserving
+      expect(reserved.ok).toBe(true)
+      if (!reserved.ok) return
+      expect(await balances()).toMatchObject({
+        user: { quota: 9_660 },
+        token: { remain_quota: 9_660 },
+        held: { amount: 300 },
+      })
+      await ledger.refund(reserved.reservation)
       expect(await balances()).toMatchObject({ user: { quota: 9_960 }, held: { amount: 0 } })
-    } finally {
-      for (const socket of silent) socket.destroy()
-      await new Promise((resolve) => server.close(resolve))
-      await hung.close().catch(() => {})
-    }
-  }, 15_000)
+    },
+  )
+
+  it.skipIf(!serverUrl)(
+    'a reservation fails, rather than waits for ever, when the database accepts connections and never answers',
+    async () => {
+      // A server that takes connections and says nothing, as a hung database or a black-holed
+      // address does: without a connect timeout the pool waited on it for ever.
+      const port = await freePort()
+      const silent = new Set<Socket>()
+      const server = createServer((socket) => silent.add(socket))
+      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+      const url = new URL(scratch.dsn!)
+      url.port = String(port)
+      const hung = openDatabase<MainSchema>(parseDatabaseTarget(url.toString(), ''), {
+        poolSize: 2,
+        busyTimeoutMs: 1000,
+        maxLifetimeSeconds: 0,
+        connectTimeoutMs: 200,
+      })
+      try {
+        const started = Date.now()
+        await expect(new Ledger(hung.db).reserve(1, 1, 100)).rejects.toThrow(/timeout|ETIMEDOUT/i)
+        // Five tries of 200 ms, with the waits between them: seconds, not for ever.
+        expect(Date.now() - started).toBeLessThan(8_000)
+        expect(await balances()).toMatchObject({ user: { quota: 9_960 }, held: { amount: 0 } })
+      } finally {
+        for (const socket of silent) socket.destroy()
+        await new Promise((resolve) => server.close(resolve))
+        await hung.close().catch(() => {})
+      }
+    },
+    15_000,
+  )
 })

@@ -100,7 +100,9 @@ export class ServerLedgerWrites {
     }
     try {
       await withRetries(this.db, SETTLEMENT_RETRY_DELAYS_MS, (connection) =>
-        this.postgres ? settleOnPostgres(connection, this.nodeId, pair) : this.settleOnMysql(connection, pair),
+        this.postgres
+          ? settleOnPostgres(connection, this.nodeId, pair)
+          : this.settleOnMysql(connection, pair),
       )
       for (const item of items) item.resolve()
     } catch (error) {

@@ -2,12 +2,16 @@ import { connect, createServer, type Server, type Socket } from 'node:net'
 import { freePort } from './free-port.ts'
 
 /**
- * A TCP forwarder that a test can cut, like a network partition between one node and Redis:
- * `cut()` drops every open connection and refuses new ones until `restore()`.
+ * A TCP forwarder that a test can cut, like a network partition between one node and a server:
+ * `cut()` drops every open connection and refuses new ones until `restore()`;
+ * `loseAnswerTo(marker)` lets the next request carrying `marker` reach the server, then drops its
+ * connection before the client hears the answer (the server has done the work; the client cannot
+ * know).
  */
 export class TcpCut {
   private readonly sockets = new Set<Socket>()
   private open = true
+  private armed: { marker: string; afterMs: number; done(): void } | undefined
 
   private constructor(
     private readonly server: Server,
@@ -33,6 +37,16 @@ export class TcpCut {
     this.open = true
   }
 
+  /**
+   * The next connection that sends `marker` has every answer after it swallowed, and is dropped
+   * `afterMs` later (time for the server to finish the work). Resolves once it was dropped.
+   */
+  loseAnswerTo(marker: string, afterMs = 200): Promise<void> {
+    return new Promise((resolve) => {
+      this.armed = { marker, afterMs, done: resolve }
+    })
+  }
+
   async close(): Promise<void> {
     this.cut()
     await new Promise((resolve) => this.server.close(resolve))
@@ -44,12 +58,27 @@ export class TcpCut {
       return
     }
     const upstream = connect(targetPort, '127.0.0.1')
+    let answersLost = false
+    client.on('data', (data) => {
+      const armed = this.armed
+      if (!armed || answersLost || !data.toString('latin1').includes(armed.marker)) return
+      this.armed = undefined
+      answersLost = true
+      setTimeout(() => {
+        client.destroy()
+        upstream.destroy()
+        armed.done()
+      }, armed.afterMs)
+    })
+    upstream.on('data', (data) => {
+      if (!answersLost && !client.destroyed) client.write(data)
+    })
+    client.pipe(upstream)
     for (const [from, to] of [
       [client, upstream],
       [upstream, client],
     ]) {
       this.sockets.add(from)
-      from.pipe(to)
       from.on('error', () => to.destroy())
       from.on('close', () => {
         to.destroy()

@@ -89,12 +89,16 @@ describe.skipIf(!POSTGRES_URL)('Ledger on PostgreSQL: settlements and refunds su
     })
   })
 
-  it('does not try again a failure that does not say it was rolled back', async () => {
+  it('tries again a failure of unknown outcome, and applies the settlement once', async () => {
     const reservation = await reserve(100)
     await armHard()
-    await expect(ledger.settle(reservation, 40, 0)).rejects.toThrow(/unknown outcome/)
-    // One try only: the sequence moved once (to 1) under the failed settlement.
+    await ledger.settle(reservation, 40, 0)
+    // Two tries: the sequence moved under the failed one (to 1) and under the next (to 2).
     const { rows } = await sql<{ last_value: string }>`select last_value from fail_hard`.execute(handle.db)
-    expect(Number(rows[0]!.last_value)).toBe(1)
+    expect(Number(rows[0]!.last_value)).toBe(2)
+    expect(await balances()).toEqual({
+      user: { quota: 9_920, used_quota: 80, request_count: 2 },
+      token: { remain_quota: 9_920, used_quota: 80 },
+    })
   })
 })

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import type { MainSchema } from '../../db/schema.ts'
-import type { PairSettlement } from './server-ledger-writes.ts'
+import type { Guarded, PairSettlement } from './server-ledger-writes.ts'
 import type { ReservationOutcome } from './sqlite-ledger-statements.ts'
 
 /**
@@ -8,15 +8,27 @@ import type { ReservationOutcome } from './sqlite-ledger-statements.ts'
  * As a transaction of several statements, every request held its token's and user's row locks
  * across four to six round trips through the event loop, and concurrent requests of one token
  * queued behind them: about 220 requests/s at 100 connections, where SQLite's batches did 9,500.
- * Rows are locked in one order everywhere (user, token, channel, hold), so statements never
+ * Rows are locked in one order everywhere (hold, user, token, channel), so statements never
  * deadlock each other; PostgreSQL runs a statement's WITH parts in the order their references
  * force, which is how that order is set.
+ *
+ * Each statement is guarded by a sequence on this node's hold row for the pair (reserve_seq,
+ * settle_seq; see ServerLedgerWrites): the hold row is locked first and the statement changes
+ * nothing unless the sequence is the one before `seq`, which it then becomes. A lock wait re-reads
+ * the row, so of two tries of one write (one whose connection dropped, still running, and its
+ * retry) only the first to commit applies.
  */
+
+/** The statement's guard outcome from its counts (see Guarded). */
+function guardOutcome(row: { guarded: string; current: string | null } | undefined): Guarded<never> {
+  if (row?.current === null || row?.current === undefined) return { guard: 'missing' }
+  return { guard: 'stale', current: Number(row.current) }
+}
 
 /**
  * Takes `amount` from the token (unless unlimited) and the user if both have it, and adds it to this
  * node's hold. The user's row is locked and its quota judged first, then the token's; when neither
- * can pay, the token is reported.
+ * can pay, the token is reported. A refused reservation leaves the sequence where it was.
  */
 export async function reserveOnPostgres(
   db: Kysely<MainSchema>,
@@ -25,10 +37,21 @@ export async function reserveOnPostgres(
   userId: number,
   amount: number,
   now: number,
-): Promise<ReservationOutcome> {
-  const { rows } = await sql<{ token_enough: boolean | null; payer: string; reserved: string }>`
-    with payer as (
-      select id from users where id = ${userId} and quota >= ${amount} for update
+  seq: number,
+): Promise<Guarded<ReservationOutcome>> {
+  const { rows } = await sql<{
+    guarded: string
+    current: string | null
+    token_enough: boolean | null
+    payer: string
+    reserved: string
+  }>`
+    with guard as (
+      select 1 from quota_holds
+      where node_id = ${nodeId} and token_id = ${tokenId} and user_id = ${userId} and reserve_seq = ${seq - 1}
+      for update
+    ), payer as (
+      select id from users where id = ${userId} and quota >= ${amount} and exists (select 1 from guard) for update
     ), token as (
       update tokens set
         remain_quota = case when unlimited_quota then remain_quota else remain_quota - ${amount} end,
@@ -40,20 +63,23 @@ export async function reserveOnPostgres(
       update users set quota = quota - ${amount} where id = ${userId} and exists (select 1 from token)
       returning id
     ), held as (
-      insert into quota_holds (node_id, token_id, user_id, amount)
-      select ${nodeId}, ${tokenId}, ${userId}, ${amount} where exists (select 1 from paid)
-      on conflict (node_id, token_id, user_id) do update set amount = quota_holds.amount + excluded.amount
+      update quota_holds set amount = amount + ${amount}, reserve_seq = ${seq}
+      where node_id = ${nodeId} and token_id = ${tokenId} and user_id = ${userId} and exists (select 1 from paid)
       returning 1
     )
     select
+      (select count(*) from guard) as guarded,
+      (select reserve_seq from quota_holds
+        where node_id = ${nodeId} and token_id = ${tokenId} and user_id = ${userId}) as current,
       (select unlimited_quota or remain_quota >= ${amount} from tokens where id = ${tokenId}) as token_enough,
       (select count(*) from payer) as payer,
       (select count(*) from held) as reserved`.execute(db)
   const row = rows[0]
-  if (Number(row?.reserved) === 1) return 'ok'
+  if (Number(row?.guarded) !== 1) return guardOutcome(row)
+  if (Number(row?.reserved) === 1) return { guard: 'ok', value: 'ok' }
   // The user had it (its row is locked and judged on its latest version): the token did not.
-  if (Number(row?.payer) === 1) return 'token'
-  return row?.token_enough === true ? 'user' : 'token'
+  if (Number(row?.payer) === 1) return { guard: 'ok', value: 'token', unchanged: true }
+  return { guard: 'ok', value: row?.token_enough === true ? 'user' : 'token', unchanged: true }
 }
 
 /**
@@ -61,31 +87,29 @@ export async function reserveOnPostgres(
  * `requests` of them (a refund is a settlement that cost 0 and is not counted), and adds what each
  * channel earned. What this node's hold still holds of the reservations is released; a part a sweep
  * already gave back (this node taken for dead) is taken again, so the requests cost `actual` in all
- * and nothing is given back twice.
+ * and nothing is given back twice. A token deleted while its requests were in flight still has
+ * their hold released, and its user is charged what they cost, not their reservations too.
  */
 export async function settleOnPostgres(
   db: Kysely<MainSchema>,
   nodeId: string,
   settlement: PairSettlement,
-): Promise<void> {
+  seq: number,
+): Promise<Guarded<true>> {
   const { tokenId, userId, reserved, actual, requests } = settlement
   // The channels' earnings as arrays the statement unnests.
   const channels = [...settlement.channels].sort(([a], [b]) => a - b)
   const channelIds = channels.map(([id]) => id)
   const earned = channels.map(([, amount]) => amount)
-  await sql`
-    with payer as (
-      select id from users where id = ${userId} for update
+  const { rows } = await sql<{ guarded: string; current: string | null }>`
+    with hold as (
+      select amount from quota_holds
+      where node_id = ${nodeId} and token_id = ${tokenId} and user_id = ${userId} and settle_seq = ${seq - 1}
+      for update
+    ), payer as (
+      select id from users where id = ${userId} and exists (select 1 from hold) for update
     ), token_row as (
       select id from tokens where id = ${tokenId} and exists (select 1 from payer) for update
-    ), hold as (
-      -- After the token's row (the reference to token_row sets the order), but not only if it
-      -- still exists: a token deleted while its requests were in flight still has their hold
-      -- released, and its user is charged what they cost, not their reservations too.
-      select amount from quota_holds
-      where node_id = ${nodeId} and token_id = ${tokenId} and user_id = ${userId}
-        and exists (select 1 from payer) and (select count(*) from token_row) >= 0
-      for update
     ), released as (
       select least(${reserved}::bigint, greatest(coalesce((select amount from hold), 0), 0)) as amount
     ), token as (
@@ -93,21 +117,22 @@ export async function settleOnPostgres(
         remain_quota = case when unlimited_quota then remain_quota
           else remain_quota - (${actual} - (select amount from released)) end,
         used_quota = used_quota + (${actual} - (select amount from released))
-      where id = ${tokenId}
+      where id = ${tokenId} and exists (select 1 from token_row)
       returning id
     ), charged as (
       update users set
         quota = quota - (${actual} - (select amount from released)),
         used_quota = used_quota + ${actual},
         request_count = request_count + ${requests}
-      where id = ${userId}
+      where id = ${userId} and exists (select 1 from payer) and (select count(*) from token_row) >= 0
       returning id
     ), channel_rows as (
       -- Locked in id order, after the pair's rows (the reference to token_row sets the order): an
       -- update joined to the list locked them in the table's physical order, and two pairs'
       -- settlements sharing channels deadlocked.
       select id from channels
-      where id = any(${channelIds}::bigint[]) and (select count(*) from token_row) >= 0
+      where id = any(${channelIds}::bigint[]) and exists (select 1 from payer)
+        and (select count(*) from token_row) >= 0
       order by id
       for update
     ), channel as (
@@ -116,11 +141,15 @@ export async function settleOnPostgres(
       where channels.id = earned.id and channels.id in (select id from channel_rows)
       returning channels.id
     ), released_hold as (
-      update quota_holds set amount = amount - (select amount from released)
+      update quota_holds set amount = amount - (select amount from released), settle_seq = ${seq}
       where node_id = ${nodeId} and token_id = ${tokenId} and user_id = ${userId}
-        and (select amount from released) > 0
+        and exists (select 1 from hold)
       returning 1
     )
-    select (select count(*) from token) + (select count(*) from charged) + (select count(*) from channel)
-      + (select count(*) from released_hold) as written`.execute(db)
+    select
+      (select count(*) from released_hold) as guarded,
+      (select settle_seq from quota_holds
+        where node_id = ${nodeId} and token_id = ${tokenId} and user_id = ${userId}) as current`.execute(db)
+  const row = rows[0]
+  return Number(row?.guarded) === 1 ? { guard: 'ok', value: true } : guardOutcome(row)
 }

@@ -35,82 +35,23 @@ function databaseNow(db: Executor) {
   return sql<number>`extract(epoch from now())::bigint`
 }
 
-// The hold writes of MySQL's ledger transactions. SQLite writes holds in its batch statements
-// (sqlite-ledger-statements.ts), PostgreSQL in its one statement per write (postgres-ledger-statements.ts).
-
 /**
- * Creates this node's (empty) hold row for a token and user, in a statement of its own, before the
- * first reservation that needs it: an insert inside the reservation's transaction takes gap locks,
- * and concurrent first reservations of different tokens deadlocked (a few in a hundred failed, the
- * others waited up to seconds after each restart).
+ * Creates this node's (empty) hold row for a token and user on PostgreSQL or MySQL, in a statement
+ * of its own, before the first ledger write that needs it; creating an existing row changes
+ * nothing. (On MySQL an insert inside the reservation's transaction took gap locks, and concurrent
+ * first reservations of different tokens deadlocked: a few in a hundred failed, the others waited
+ * up to seconds after each restart.) SQLite writes its holds in its batch statements
+ * (sqlite-ledger-statements.ts).
  */
 export async function createHoldRow(db: Kysely<MainSchema>, nodeId: string, tokenId: number, userId: number) {
-  await db
+  const insert = db
     .insertInto('quota_holds')
     .values({ node_id: nodeId, token_id: tokenId, user_id: userId, amount: 0 })
-    .onDuplicateKeyUpdate({ amount: sql`amount` })
-    .execute()
-}
-
-/**
- * Releases up to `amount` of what `nodeId` holds for the token and user and answers how much it
- * released. Less than `amount` when a sweep took this node for dead and gave that part back
- * already: the caller must not give it back again, and takes it from the token and user instead
- * (see Ledger.settle). The row is locked first, so the answer stands until the commit.
- */
-export async function releaseHold(
-  trx: Transaction<MainSchema>,
-  nodeId: string,
-  tokenId: number,
-  userId: number,
-  amount: number,
-): Promise<number> {
-  if (amount <= 0) return amount
-  const row = await trx
-    .selectFrom('quota_holds')
-    .select('amount')
-    .where('node_id', '=', nodeId)
-    .where('token_id', '=', tokenId)
-    .where('user_id', '=', userId)
-    .forUpdate()
-    .executeTakeFirst()
-  const released = Math.min(amount, Math.max(0, Number(row?.amount ?? 0)))
-  if (released > 0) {
-    await trx
-      .updateTable('quota_holds')
-      .set({ amount: sql`amount - ${released}` })
-      .where('node_id', '=', nodeId)
-      .where('token_id', '=', tokenId)
-      .where('user_id', '=', userId)
+  if (isMysql(db)) await insert.onDuplicateKeyUpdate({ amount: sql`amount` }).execute()
+  else
+    await insert
+      .onConflict((conflict) => conflict.columns(['node_id', 'token_id', 'user_id']).doNothing())
       .execute()
-  }
-  return released
-}
-
-/**
- * Adds `amount` to what `nodeId` holds for the token and user: its row (see createHoldRow) updated
- * in place, which locks only that row; inserted only if a sweep removed it meanwhile.
- */
-export async function addHold(
-  trx: Transaction<MainSchema>,
-  nodeId: string,
-  tokenId: number,
-  userId: number,
-  amount: number,
-): Promise<void> {
-  const updated = await trx
-    .updateTable('quota_holds')
-    .set({ amount: sql`amount + ${amount}` })
-    .where('node_id', '=', nodeId)
-    .where('token_id', '=', tokenId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst()
-  if (Number(updated.numUpdatedRows) === 1) return
-  await trx
-    .insertInto('quota_holds')
-    .values({ node_id: nodeId, token_id: tokenId, user_id: userId, amount })
-    .onDuplicateKeyUpdate({ amount: sql`amount + values(amount)` })
-    .execute()
 }
 
 /** Gives `amount` back to the token (unless unlimited) and user, as a refund does (negative: takes). */

@@ -251,6 +251,8 @@ export const quotaHoldsTable: TableDefinition = {
     integer('token_id'),
     integer('user_id'),
     bigint('amount'),
+    bigint('reserve_seq'),
+    bigint('settle_seq'),
   ],
   primaryKey: ['node_id', 'token_id', 'user_id'],
   indexes: [],

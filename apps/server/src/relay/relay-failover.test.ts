@@ -25,6 +25,7 @@ const MODELS = [
   'fo-forbidden',
   'fo-allowed',
   'fo-ledger-down',
+  'fo-refund-slow',
 ]
 
 describe.each(testDialects())('relay failover on %s', (dialect) => {
@@ -137,6 +138,32 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
     const [log] = await fixture.waitForLogs({ model }, 1)
     expect(log.channel_id).toBe(backup)
     expect(log.content).toContain('the charge could not be recorded (Connection terminated unexpectedly)')
+  })
+
+  it('moves on to the next channel within seconds while a refund is still being tried', async () => {
+    // The database unreachable for longer: a refund is tried again for up to a minute. The client's
+    // next channel waited for it all that time.
+    const model = 'fo-refund-slow'
+    const { backup, primaryKey } = await pair(model)
+    fixture.mock.addFault({ match: { keyContains: primaryKey }, status: 500 })
+    const ledger = fixture.server.context.relay.ledger
+    const { refund } = ledger
+    let finishRefund = () => {}
+    ledger.refund = (reservation) =>
+      new Promise<void>((resolve) => {
+        finishRefund = () => void refund.call(ledger, reservation).then(resolve)
+      })
+    try {
+      const started = Date.now()
+      const completion = await chat(model)
+      expect(completion.choices[0].message.content).toBe('Hello from the mock upstream')
+      expect(Date.now() - started).toBeLessThan(5_000)
+    } finally {
+      ledger.refund = refund
+      finishRefund()
+    }
+    const [log] = await fixture.waitForLogs({ model }, 1)
+    expect(log.channel_id).toBe(backup)
   })
 
   it('moves on to the next channel when the connection to the first is refused', async () => {

@@ -26,6 +26,9 @@ import { readRelayBody } from './request-body.ts'
 import { checkProviderLimits } from './request-limits.ts'
 import { UPSTREAM_REQUEST_ID } from './upstream-exchange.ts'
 
+/** How long a failed attempt waits for its refund before the next channel is tried (see serve). */
+const REFUND_WAIT_MS = 2_000
+
 /** One relay request as the front read it. */
 export interface RelayInput {
   request: IncomingMessage
@@ -134,11 +137,17 @@ async function serve(
   const { options } = context
   const { caller, facts } = state
   // A refund that fails (the database unreachable a moment) must not cost the client its answer:
-  // the next channel is still tried. The reservation then stays taken, and the log says so.
+  // the next channel is still tried. The reservation then stays taken, and the log says so. While
+  // the database is unreachable a refund is tried again for up to a minute (write-retries.ts): the
+  // next channel, or the client's error answer, waits for it REFUND_WAIT_MS at most, and it goes on
+  // in the background.
   const refund = (reservation: Reservation) =>
-    services.ledger.refund(reservation).catch((error: unknown) => {
-      hooks.ledgerFailed(error, 'refunding a reservation', state.requestId)
-    })
+    waitAtMost(
+      REFUND_WAIT_MS,
+      services.ledger.refund(reservation).catch((error: unknown) => {
+        hooks.ledgerFailed(error, 'refunding a reservation', state.requestId)
+      }),
+    )
   const group = caller.user.group
   const excluded = new Set<number>()
   const attempts = caller.pinnedChannelId ? 1 : 1 + Math.max(0, options.number('RetryTimes'))
@@ -335,4 +344,13 @@ function recordMetrics(
     Number(total) / 1e9,
     Number(state.upstreamNanos) / 1e9,
   )
+}
+
+/** Resolves when `work` does, or after `ms`, whichever comes first; `work` never rejects. */
+function waitAtMost(ms: number, work: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const elapsed = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms)
+  })
+  return Promise.race([work, elapsed]).finally(() => clearTimeout(timer))
 }

@@ -11,7 +11,10 @@ import { insertUserWithToken } from '../../testing/ledger-rows.ts'
 import { createScratchDatabase, type ScratchDatabase, testDialects } from '../../testing/test-databases.ts'
 import { Ledger, type Reservation } from './ledger.ts'
 
+// PostgreSQL and MySQL when configured; the suite is listed as skipped without either (an empty
+// list left the file without a suite, which vitest counts as a failure).
 const serverDialects = testDialects().filter((dialect) => dialect !== 'sqlite')
+const listed = serverDialects.length > 0 ? serverDialects : (['postgres'] as const)
 
 /**
  * The ledger on PostgreSQL and MySQL with many requests of one token at once, as a busy client
@@ -19,7 +22,7 @@ const serverDialects = testDialects().filter((dialect) => dialect !== 'sqlite')
  * must be written once per burst, not once per request (each write holds the row locked until it
  * commits, so one write per request made a hot token's throughput one commit per request).
  */
-describe.skipIf(serverDialects.length === 0).each(serverDialects)(
+describe.skipIf(serverDialects.length === 0).each(listed)(
   'the ledger on %s, bursts of one token',
   (dialect) => {
     let directory: string

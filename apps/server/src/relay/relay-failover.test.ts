@@ -26,6 +26,7 @@ const MODELS = [
   'fo-allowed',
   'fo-ledger-down',
   'fo-refund-slow',
+  'fo-switch',
 ]
 
 describe.each(testDialects())('relay failover on %s', (dialect) => {
@@ -164,6 +165,22 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
     }
     const [log] = await fixture.waitForLogs({ model }, 1)
     expect(log.channel_id).toBe(backup)
+  })
+
+  it('routes by a channel disabled or enabled through the API as soon as the API has answered', async () => {
+    // The routing index reloads shortly after a change: the node that made it still picked a
+    // channel disabled through the API for about 20 ms after the API had answered.
+    const { primary, primaryKey, backupKey } = await pair('fo-switch')
+    for (let round = 0; round < 5; round++) {
+      const disabled = await fixture.root.put('/api/channel/?status_only=true', { id: primary, status: 2 })
+      expect(disabled.status).toBe(200)
+      await chat('fo-switch')
+      expect([count(primaryKey), count(backupKey)]).toEqual([round, round + 1])
+      const enabled = await fixture.root.put('/api/channel/?status_only=true', { id: primary, status: 1 })
+      expect(enabled.status).toBe(200)
+      await chat('fo-switch')
+      expect([count(primaryKey), count(backupKey)]).toEqual([round + 1, round + 1])
+    }
   })
 
   it('moves on to the next channel when the connection to the first is refused', async () => {

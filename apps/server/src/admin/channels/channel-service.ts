@@ -24,8 +24,14 @@ export const CHANNEL_CHANGED = 'channel-changed'
 /** Bounded `IN (...)` lists, well below every database's parameter limit. */
 const ID_CHUNK_SIZE = 500
 
+/**
+ * Tells every node, and answers once this node routes by the change: the routing index reloads
+ * shortly after an announcement (coalescing bursts), and a channel disabled through the API was
+ * still picked by this node for about 20 ms after the API had answered.
+ */
 async function announce(context: AppContext, ids: readonly number[]): Promise<void> {
   for (const id of ids) await context.bus.publish(CHANNEL_CHANGED, String(id), `channel #${id}`)
+  await context.relay.router.settled()
 }
 
 export async function createChannels(context: AppContext, rows: readonly NewChannel[]): Promise<number[]> {

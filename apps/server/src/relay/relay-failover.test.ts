@@ -27,6 +27,7 @@ const MODELS = [
   'fo-ledger-down',
   'fo-refund-slow',
   'fo-switch',
+  'fo-metrics',
 ]
 
 describe.each(testDialects())('relay failover on %s', (dialect) => {
@@ -181,6 +182,24 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
       await chat('fo-switch')
       expect([count(primaryKey), count(backupKey)]).toEqual([round + 1, round + 1])
     }
+  })
+
+  it('counts a request that failed under the channel that failed it last, in /metrics', async () => {
+    const { primary, backup, primaryKey, backupKey } = await pair('fo-metrics')
+    fixture.mock.addFault({ match: { keyContains: primaryKey }, status: 500 })
+    fixture.mock.addFault({ match: { keyContains: backupKey }, status: 503 })
+    expect(await relayFailure(chat('fo-metrics'))).toMatchObject({ status: 503 })
+    const metrics = await (await fetch(`${fixture.baseUrl}/metrics`)).text()
+    const requests = (channel: string) =>
+      new RegExp(
+        `oneapi_relay_requests_total\\{channel="${channel}",model="fo-metrics",status="(\\d+)"\\} 1\\n`,
+      ).exec(metrics)?.[1]
+    expect(requests(String(backup))).toBe('503')
+    expect(requests(String(primary))).toBeUndefined()
+    expect(requests('none')).toBeUndefined()
+    expect(metrics).toMatch(
+      new RegExp(`oneapi_relay_retries_total\\{channel="${primary}",model="fo-metrics"\\} 1\\n`),
+    )
   })
 
   it('moves on to the next channel when the connection to the first is refused', async () => {

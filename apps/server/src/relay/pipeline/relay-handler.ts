@@ -152,6 +152,8 @@ async function serve(
   const excluded = new Set<number>()
   const attempts = caller.pinnedChannelId ? 1 : 1 + Math.max(0, options.number('RetryTimes'))
   let lastError: UpstreamError | undefined
+  /** The channel whose failure lastError is: the final answer is counted under it. */
+  let lastErrorChannel = 0
   let unpriced: string | undefined
   let unsupported: RoutedChannel | undefined
   // A channel this gateway cannot serve (no adaptor for its type, no price for its model) is
@@ -261,6 +263,7 @@ async function serve(
     }
     await refund(reserved.reservation)
     lastError = outcome.error
+    lastErrorChannel = channel.id
     if (coolsDown(outcome.error)) services.router.reportFailure(channel.id)
     context.channelHealth?.reportFailure(channel, outcome.error)
     if (state.clientGone || !outcome.error.retryable) break
@@ -273,7 +276,9 @@ async function serve(
   }
   if (lastError) {
     const answer = clientFacingError(lastError)
-    recordMetrics(services, state, { channel: 'none', model: facts.model }, answer.status)
+    // Counted under the channel that failed it last (under 'none', a channel's errors showed only
+    // as retries, and not at all without RetryTimes).
+    recordMetrics(services, state, { channel: String(lastErrorChannel), model: facts.model }, answer.status)
     const body = toOpenAiErrorBody(answer, ` (request id: ${state.requestId})`)
     const headers: Record<string, string> = {}
     // A rate limit the upstream timed is passed on, so clients back off as long as it asked.

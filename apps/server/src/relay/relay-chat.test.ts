@@ -233,7 +233,7 @@ describe.each(testDialects())('relay chat completions on %s', (dialect) => {
     expect(lastUpstream().body.toString('utf8')).toBe(raw)
   })
 
-  it('sends the mapped model upstream and logs the requested one, keeping unknown fields', async () => {
+  it('sends the mapped model upstream and logs the one billed, keeping unknown fields', async () => {
     const { data: completion, response } = await client.chat.completions
       .create({
         model: 'gpt-x',
@@ -245,9 +245,11 @@ describe.each(testDialects())('relay chat completions on %s', (dialect) => {
     expect(completion.choices[0].message.content).toBe(GENERATED)
     expect(lastUpstream().json).toMatchObject({ model: 'gpt-4o-mini', future_field: { keep: true } })
     const log = await fixture.logFor(response.headers.get(REQUEST_ID))
-    expect(log).toMatchObject({ model_name: 'gpt-x', prompt_tokens: 2, completion_tokens: 5 })
-    // Billed at the mapped model's price (gpt-4o-mini: 0.075, completion 4).
+    // Billed at the mapped model's price (gpt-4o-mini: 0.075, completion 4), and logged under it as
+    // one-api logs it (logged under gpt-x, the log showed gpt-4o-mini's price for gpt-x).
+    expect(log).toMatchObject({ model_name: 'gpt-4o-mini', prompt_tokens: 2, completion_tokens: 5 })
     expect(log.content).toContain('model ratio 0.075,')
+    expect(log.content).toContain('requested as gpt-x, mapped by the channel')
   })
 
   it("forces the channel's system prompt: prepended, or replacing the client's", async () => {

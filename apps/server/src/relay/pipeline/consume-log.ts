@@ -25,11 +25,17 @@ function ratioLine(pricing: ResolvedPricing, textMode: boolean): string {
   return textMode ? lines.text : lines.other
 }
 
-/** The consume log row (type 2) of one billed request. */
+/**
+ * The consume log row (type 2) of one billed request. Its model is the one billed, `billedModel`:
+ * the channel's model_mapping applied to the requested one (as one-api logs it), so the price in
+ * the ratio line, the per-model filters and totals are the model's that was used and paid for; a
+ * mapped request says what was asked for in its content.
+ */
 export function consumeLog(
   state: RelayState,
   channel: RoutedChannel,
   pricing: ResolvedPricing,
+  billedModel: string,
   charge: Charge,
   notes: string[] = [],
 ): NewLog {
@@ -37,6 +43,8 @@ export function consumeLog(
   // Images and transcriptions billed by their reported output tokens used the completion ratio too.
   const textMode = state.mode === 'chat' || state.mode === 'completions' || charge.completionTokens > 0
   let content = ratioLine(pricing, textMode)
+  if (billedModel !== state.facts.model)
+    content += `; requested as ${state.facts.model}, mapped by the channel`
   if (charge.estimated) content += '; tokens counted locally where the upstream reported none'
   for (const note of notes) content += `; ${note}`
   return {
@@ -46,7 +54,7 @@ export function consumeLog(
     content,
     username: caller.user.username,
     token_name: caller.token.name,
-    model_name: state.facts.model,
+    model_name: billedModel,
     quota: charge.quota,
     prompt_tokens: charge.promptTokens,
     completion_tokens: charge.completionTokens,

@@ -256,7 +256,7 @@ async function serve(
         )
       }
       if (options.boolean('LogConsumeEnabled')) {
-        services.logWriter.write(consumeLog(state, channel, pricing, outcome.charge, notes))
+        services.logWriter.write(consumeLog(state, channel, pricing, mappedModel, outcome.charge, notes))
       }
       recordMetrics(services, state, labels, state.response.statusCode)
       return

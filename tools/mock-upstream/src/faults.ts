@@ -12,7 +12,10 @@ import type { IncomingHttpHeaders } from 'node:http'
 export interface FaultPlan {
   /** Reply with this HTTP status and an OpenAI error body. */
   status?: number
-  /** Custom error body (string or JSON) instead of the standard one for `status`. */
+  /**
+   * Custom error body (string or JSON) instead of the standard one for `status`; with a status
+   * below 400 (or none: 200), the whole JSON reply, as a provider answering success oddly would.
+   */
   body?: unknown
   /** Wait this long before sending response headers. */
   delayMs?: number

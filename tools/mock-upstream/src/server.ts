@@ -164,6 +164,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     if (faults.delayMs) await sleep(faults.delayMs)
     if (faults.status !== undefined && faults.status >= 400)
       return sendError(response, faults.status, model, faults.body)
+    // A success status with a body of the test's own: a provider answering 200 with something odd.
+    if (faults.body !== undefined) return sendError(response, faults.status ?? 200, model, faults.body)
     const input = json ?? {}
     switch (route.endpoint) {
       case 'chat':

@@ -28,6 +28,7 @@ const MODELS = [
   'fo-refund-slow',
   'fo-switch',
   'fo-metrics',
+  'fo-no-answer',
 ]
 
 describe.each(testDialects())('relay failover on %s', (dialect) => {
@@ -200,6 +201,17 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
     expect(metrics).toMatch(
       new RegExp(`oneapi_relay_retries_total\\{channel="${primary}",model="fo-metrics"\\} 1\\n`),
     )
+  })
+
+  it('moves on when a channel answers a success without an answer, charging only the one served', async () => {
+    // A 200 with `{}`: passed on as the answer (the SDK read no choices) and billed for its prompt.
+    const { backup, primaryKey, backupKey } = await pair('fo-no-answer')
+    fixture.mock.addFault({ match: { keyContains: primaryKey }, status: 200, body: {} })
+    const completion = await chat('fo-no-answer')
+    expect(completion.choices[0].message.content).toBe('Hello from the mock upstream')
+    expect([count(primaryKey), count(backupKey)]).toEqual([1, 1])
+    const logs = await fixture.waitForLogs({ model: 'fo-no-answer' }, 1)
+    expect(logs.map((log) => log.channel_id)).toEqual([backup])
   })
 
   it('moves on to the next channel when the connection to the first is refused', async () => {

@@ -109,6 +109,26 @@ describe('parseResponse', () => {
     })
   })
 
+  it('treats a success without the answer (no choices, no embeddings) as a retryable failure', () => {
+    const usage = { prompt_tokens: 3, completion_tokens: 0, total_tokens: 3 }
+    for (const [mode, body] of [
+      ['chat', '{}'],
+      ['chat', JSON.stringify({ object: 'chat.completion', usage })],
+      ['completions', JSON.stringify({ object: 'text_completion', usage })],
+      ['embeddings', JSON.stringify({ object: 'list', usage })],
+    ] as const) {
+      expect(parse(jsonRelayRequest(mode, { model: 'm' }), body), `${mode} ${body}`).toMatchObject({
+        kind: 'error',
+        status: 502,
+        retryable: true,
+        code: 'invalid_upstream_response',
+      })
+    }
+    // An answer that has its list is read as before, empty or not.
+    const empty = JSON.stringify({ object: 'list', data: [], usage })
+    expect(parse(jsonRelayRequest('embeddings', { model: 'm' }), empty)).toMatchObject({ kind: 'response' })
+  })
+
   it('refuses a JSON reply to a stream request', () => {
     const result = parse(
       jsonRelayRequest('chat', { model: 'm', stream: true }),

@@ -120,6 +120,13 @@ function parseTranscription(response: UpstreamResponse): ParsedResponse | Upstre
 
 const USAGE_AND_ERROR = ['usage', 'error']
 
+/** The list every successful answer of these modes carries: what the client asked for. */
+const ANSWER_LISTS: Partial<Record<RelayRequest['mode'], string>> = {
+  chat: 'choices',
+  completions: 'choices',
+  embeddings: 'data',
+}
+
 /**
  * The usage of a successful reply read without parsing the whole reply (an embeddings reply is
  * mostly numbers): only the usage object is parsed. Undefined, and the reply is parsed in full,
@@ -152,8 +159,10 @@ export function parseOpenAiResponse(
   const generates = request.mode === 'chat' || request.mode === 'completions'
   if (!request.stream) {
     const usage = scannedUsage(body)
-    // A reply whose usage leaves out its completion count needs its text read: parsed below.
-    if (usage && !(generates && usage.completionMissing)) return { kind: 'response', body, usage }
+    // A reply whose usage leaves out its completion count needs its text read, and one that may
+    // lack what the client asked for is checked: both are parsed below.
+    const complete = !(request.mode in ANSWER_LISTS) || body.includes(`"${ANSWER_LISTS[request.mode]}"`)
+    if (usage && complete && !(generates && usage.completionMissing)) return { kind: 'response', body, usage }
   }
   let json: unknown
   try {
@@ -186,6 +195,15 @@ export function parseOpenAiResponse(
         type: 'upstream_error',
       },
     )
+  }
+  // A success without the answer's list (`{}`, say) is no answer: the client's SDK cannot read
+  // it, so it is not billed, and another channel may answer properly.
+  const list = ANSWER_LISTS[request.mode]
+  if (list && !request.stream && !Array.isArray(json[list])) {
+    return localError(502, 'invalid_upstream_response', `upstream returned no ${list} in its answer`, {
+      retryable: true,
+      type: 'upstream_error',
+    })
   }
   const usage = normaliseUsage(json.usage)
   const needsText = generates && (!hasTokens(usage) || usage.completionMissing === true)

@@ -9,7 +9,7 @@ import {
 import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
 import { generateTokenKey } from '../../auth/random.ts'
-import { quotaLessHolds, withQuotaRowLocked } from '../../db/repositories/quota-held.ts'
+import { withQuotaLessHolds } from '../../db/repositories/quota-held.ts'
 import {
   createToken,
   deleteOwnToken,
@@ -173,14 +173,12 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
         const madeLimited = limited && toBoolean(token.unlimited_quota)
         const quotaChanged =
           (input.remain_quota !== undefined && input.remain_quota !== storedQuota) || madeLimited
-        if (quotaChanged) {
-          changes.remain_quota = limited ? quotaLessHolds(remainQuota, { tokenId: token.id }) : remainQuota
-        }
         if (quotaChanged && limited) {
-          await withQuotaRowLocked(db, 'tokens', token.id, (trx) =>
-            updateOwnToken(trx, user.id, token.id, changes),
+          await withQuotaLessHolds(db, 'tokens', token.id, remainQuota, (trx, quota) =>
+            updateOwnToken(trx, user.id, token.id, { ...changes, remain_quota: quota }),
           )
         } else {
+          if (quotaChanged) changes.remain_quota = remainQuota
           await updateOwnToken(db, user.id, token.id, changes)
         }
         await announce(token)

@@ -8,7 +8,7 @@ import type { UpdateObject } from 'kysely'
 import type { AppContext } from '../../app-context.ts'
 import { hashPassword } from '../../auth/password.ts'
 import { insertLogs, systemLog } from '../../db/repositories/logs-repository.ts'
-import { quotaLessHolds, withQuotaRowLocked } from '../../db/repositories/quota-held.ts'
+import { withQuotaLessHolds } from '../../db/repositories/quota-held.ts'
 import {
   findUserByEmail,
   findUserById,
@@ -81,8 +81,9 @@ export function userWriteRoutes(context: AppContext): RouteDefinition[] {
         // Written only when sent and changed, so editing a name never overwrites concurrent
         // spending; a new quota is what is left after the user's requests in flight have settled.
         if (quotaChanged) {
-          changes.quota = quotaLessHolds(newQuota, { userId: target.id })
-          await withQuotaRowLocked(db, 'users', target.id, (trx) => updateUserFields(trx, target.id, changes))
+          await withQuotaLessHolds(db, 'users', target.id, newQuota, (trx, quota) =>
+            updateUserFields(trx, target.id, { ...changes, quota }),
+          )
         } else {
           await updateUserFields(db, target.id, changes)
         }

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type DatabaseHandle, openDatabase } from '../../db/database.ts'
 import { parseDatabaseTarget } from '../../db/dsn.ts'
 import { migrateMain } from '../../db/migrations/migrate.ts'
+import { withQuotaLessHolds } from '../../db/repositories/quota-held.ts'
 import type { MainSchema } from '../../db/schema.ts'
 import { insertUserWithToken } from '../../testing/ledger-rows.ts'
 import { createScratchDatabase, type ScratchDatabase, testDialects } from '../../testing/test-databases.ts'
@@ -133,6 +134,35 @@ describe.skipIf(serverDialects.length === 0).each(listed)(
         channelsUsed: [1_200, 1_200],
         held: 0,
       })
+    })
+
+    it("sets a busy token's balance without deadlocking its requests' writes", async () => {
+      // MySQL read the holds inside the balance's update, locking every hold row after the token's
+      // row, while the ledger locks its hold row first: edits of a busy token deadlocked.
+      await setUp(1_000_000_000, 1_000_000_000)
+      const until = Date.now() + 1_500
+      const requests = async () => {
+        while (Date.now() < until) {
+          const reserved = await ledger.reserve(1, 1, 10)
+          if (!reserved.ok) throw new Error(`refused: ${reserved.reason}`)
+          await ledger.settle(reserved.reservation, 7, 1)
+        }
+      }
+      let edits = 0
+      const editor = async () => {
+        while (Date.now() < until) {
+          await withQuotaLessHolds(db, 'tokens', 1, 1_000_000_000, (trx, quota) =>
+            trx.updateTable('tokens').set({ remain_quota: quota }).where('id', '=', 1).execute(),
+          )
+          edits += 1
+        }
+      }
+      await Promise.all([...Array.from({ length: 16 }, requests), ...Array.from({ length: 4 }, editor)])
+      expect(edits).toBeGreaterThan(0)
+      const after = await state()
+      expect(after.held).toBe(0)
+      // The last edit set the balance; every request settled since cost 7.
+      expect((1_000_000_000 - after.tokenRemain) % 7).toBe(0)
     })
 
     it('grants, in arrival order, exactly what the token can afford of a burst beyond it', async () => {

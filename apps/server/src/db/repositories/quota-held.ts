@@ -1,38 +1,35 @@
-import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import type { MainSchema } from '../schema.ts'
 import { isSqlite } from './log-totals.ts'
 
 /**
- * `quota` less what the gateway's nodes hold for requests of token `tokenId` (or user `userId`) in
- * flight (billing/ledger/quota-holds.ts), as one SQL value. A balance an administrator sets is what
- * is left once those requests have settled: their reservations were taken from the old balance,
- * and settling gives back what they did not spend.
+ * Runs `work` in a transaction with `quota` less what the gateway's nodes hold for requests of
+ * token (or user) `id` in flight (billing/ledger/quota-holds.ts). A balance an administrator sets
+ * is what is left once those requests have settled: their reservations were taken from the old
+ * balance, and settling gives back what they did not spend.
+ *
+ * The row is locked first (PostgreSQL, MySQL), so the holds are read after any reservation of that
+ * row has committed (without the lock, PostgreSQL read the holds from before a reservation the
+ * update then waited for, and the balance came out as much too high); SQLite runs one writer at a
+ * time. The holds are read by a plain select, which locks nothing: read inside the update, MySQL
+ * locked every hold row it scanned, after the balance row, while the ledger locks its hold row
+ * before the balance row, and edits of a busy balance deadlocked.
  */
-export function quotaLessHolds(
-  quota: number,
-  owner: { tokenId: number } | { userId: number },
-): RawBuilder<number> {
-  const held =
-    'tokenId' in owner
-      ? sql`select coalesce(sum(amount), 0) from quota_holds where token_id = ${owner.tokenId} and amount > 0`
-      : sql`select coalesce(sum(amount), 0) from quota_holds where user_id = ${owner.userId} and amount > 0`
-  return sql<number>`${quota} - (${held})`
-}
-
-/**
- * Runs `work` in a transaction that first locks row `id` of `table`, so that quotaLessHolds reads
- * the holds after any reservation of that row has committed. Without the lock, PostgreSQL read the
- * holds from before a reservation the update then waited for, and the balance came out as much too
- * high. (SQLite runs one writer at a time: the update alone is enough there.)
- */
-export function withQuotaRowLocked<Result>(
+export function withQuotaLessHolds<Result>(
   db: Kysely<MainSchema>,
   table: 'tokens' | 'users',
   id: number,
-  work: (trx: Transaction<MainSchema>) => Promise<Result>,
+  quota: number,
+  work: (trx: Transaction<MainSchema>, quotaLessHolds: number) => Promise<Result>,
 ): Promise<Result> {
   return db.transaction().execute(async (trx) => {
     if (!isSqlite(db)) await trx.selectFrom(table).select('id').where('id', '=', id).forUpdate().execute()
-    return work(trx)
+    const { held } = await trx
+      .selectFrom('quota_holds')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.lit(0)).as('held'))
+      .where(table === 'tokens' ? 'token_id' : 'user_id', '=', id)
+      .where('amount', '>', 0)
+      .executeTakeFirstOrThrow()
+    return work(trx, quota - Number(held))
   })
 }

@@ -117,9 +117,9 @@ export interface QuotaHoldsTable {
   token_id: number
   user_id: number
   amount: number
-  /** PostgreSQL and MySQL: the node's last reservation and settlement writes (server-ledger-writes.ts). */
-  reserve_seq: Generated<number>
-  settle_seq: Generated<number>
+  /** PostgreSQL and MySQL: the ids of the node's last reservation and settlement writes (server-ledger-writes.ts). */
+  reserve_write: Generated<number>
+  settle_write: Generated<number>
 }
 
 export interface RelayNodesTable {

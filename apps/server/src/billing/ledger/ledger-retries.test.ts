@@ -93,7 +93,7 @@ describe.skipIf(!POSTGRES_URL)('Ledger on PostgreSQL: settlements and refunds su
     const reservation = await reserve(100)
     await armHard()
     await ledger.settle(reservation, 40, 0)
-    // Two tries: the sequence moved under the failed one (to 1) and under the next (to 2).
+    // Two tries: the failure's sequence moved under the failed one (to 1) and under the next (to 2).
     const { rows } = await sql<{ last_value: string }>`select last_value from fail_hard`.execute(handle.db)
     expect(Number(rows[0]!.last_value)).toBe(2)
     expect(await balances()).toEqual({

@@ -12,23 +12,27 @@ import type { ReservationOutcome } from './sqlite-ledger-statements.ts'
  * deadlock each other; PostgreSQL runs a statement's WITH parts in the order their references
  * force, which is how that order is set.
  *
- * Each statement is guarded by a sequence on this node's hold row for the pair (reserve_seq,
- * settle_seq; see ServerLedgerWrites): the hold row is locked first and the statement changes
- * nothing unless the sequence is the one before `seq`, which it then becomes. A lock wait re-reads
- * the row, so of two tries of one write (one whose connection dropped, still running, and its
- * retry) only the first to commit applies.
+ * Each statement is guarded by the id of the write it carries, recorded on this node's hold row
+ * for the pair (reserve_write, settle_write; see ServerLedgerWrites): the hold row is locked first
+ * and the statement changes nothing unless the row records a lower id, and records `writeId` once
+ * applied. A lock wait re-reads the row, so of two tries of one write (one whose connection
+ * dropped, still running, and its retry) only the first to commit applies, and a lost try that
+ * reaches the database late, after later writes, applies nothing either.
  */
 
-/** The statement's guard outcome from its counts (see Guarded). */
-function guardOutcome(row: { guarded: string; current: string | null } | undefined): Guarded<never> {
-  if (row?.current === null || row?.current === undefined) return { guard: 'missing' }
-  return { guard: 'stale', current: Number(row.current) }
+/**
+ * A statement that did not pass its guard: the row records the write (an earlier try landed; no
+ * later write of its kind and pair starts before it is done), or the row is gone. (A row a sweep deleted while the statement waited for it counts as landed: that
+ * needs this node silent for minutes in the middle of one write.)
+ */
+function guardOutcome(row: { hold_exists: boolean } | undefined): Guarded<never> {
+  return row?.hold_exists ? { guard: 'landed' } : { guard: 'missing' }
 }
 
 /**
  * Takes `amount` from the token (unless unlimited) and the user if both have it, and adds it to this
  * node's hold. The user's row is locked and its quota judged first, then the token's; when neither
- * can pay, the token is reported. A refused reservation leaves the sequence where it was.
+ * can pay, the token is reported. A refused reservation records nothing, so a retry decides again.
  */
 export async function reserveOnPostgres(
   db: Kysely<MainSchema>,
@@ -37,18 +41,18 @@ export async function reserveOnPostgres(
   userId: number,
   amount: number,
   now: number,
-  seq: number,
+  writeId: number,
 ): Promise<Guarded<ReservationOutcome>> {
   const { rows } = await sql<{
     guarded: string
-    current: string | null
+    hold_exists: boolean
     token_enough: boolean | null
     payer: string
     reserved: string
   }>`
     with guard as (
       select 1 from quota_holds
-      where node_id = ${nodeId} and token_id = ${tokenId} and user_id = ${userId} and reserve_seq = ${seq - 1}
+      where node_id = ${nodeId} and token_id = ${tokenId} and user_id = ${userId} and reserve_write < ${writeId}
       for update
     ), payer as (
       select id from users where id = ${userId} and quota >= ${amount} and exists (select 1 from guard) for update
@@ -63,14 +67,14 @@ export async function reserveOnPostgres(
       update users set quota = quota - ${amount} where id = ${userId} and exists (select 1 from token)
       returning id
     ), held as (
-      update quota_holds set amount = amount + ${amount}, reserve_seq = ${seq}
+      update quota_holds set amount = amount + ${amount}, reserve_write = ${writeId}
       where node_id = ${nodeId} and token_id = ${tokenId} and user_id = ${userId} and exists (select 1 from paid)
       returning 1
     )
     select
       (select count(*) from guard) as guarded,
-      (select reserve_seq from quota_holds
-        where node_id = ${nodeId} and token_id = ${tokenId} and user_id = ${userId}) as current,
+      exists (select 1 from quota_holds
+        where node_id = ${nodeId} and token_id = ${tokenId} and user_id = ${userId}) as hold_exists,
       (select unlimited_quota or remain_quota >= ${amount} from tokens where id = ${tokenId}) as token_enough,
       (select count(*) from payer) as payer,
       (select count(*) from held) as reserved`.execute(db)
@@ -78,8 +82,8 @@ export async function reserveOnPostgres(
   if (Number(row?.guarded) !== 1) return guardOutcome(row)
   if (Number(row?.reserved) === 1) return { guard: 'ok', value: 'ok' }
   // The user had it (its row is locked and judged on its latest version): the token did not.
-  if (Number(row?.payer) === 1) return { guard: 'ok', value: 'token', unchanged: true }
-  return { guard: 'ok', value: row?.token_enough === true ? 'user' : 'token', unchanged: true }
+  if (Number(row?.payer) === 1) return { guard: 'ok', value: 'token' }
+  return { guard: 'ok', value: row?.token_enough === true ? 'user' : 'token' }
 }
 
 /**
@@ -94,17 +98,17 @@ export async function settleOnPostgres(
   db: Kysely<MainSchema>,
   nodeId: string,
   settlement: PairSettlement,
-  seq: number,
+  writeId: number,
 ): Promise<Guarded<true>> {
   const { tokenId, userId, reserved, actual, requests } = settlement
   // The channels' earnings as arrays the statement unnests.
   const channels = [...settlement.channels].sort(([a], [b]) => a - b)
   const channelIds = channels.map(([id]) => id)
   const earned = channels.map(([, amount]) => amount)
-  const { rows } = await sql<{ guarded: string; current: string | null }>`
+  const { rows } = await sql<{ guarded: string; hold_exists: boolean }>`
     with hold as (
       select amount from quota_holds
-      where node_id = ${nodeId} and token_id = ${tokenId} and user_id = ${userId} and settle_seq = ${seq - 1}
+      where node_id = ${nodeId} and token_id = ${tokenId} and user_id = ${userId} and settle_write < ${writeId}
       for update
     ), payer as (
       select id from users where id = ${userId} and exists (select 1 from hold) for update
@@ -141,15 +145,17 @@ export async function settleOnPostgres(
       where channels.id = earned.id and channels.id in (select id from channel_rows)
       returning channels.id
     ), released_hold as (
-      update quota_holds set amount = amount - (select amount from released), settle_seq = ${seq}
+      update quota_holds set amount = amount - (select amount from released), settle_write = ${writeId}
       where node_id = ${nodeId} and token_id = ${tokenId} and user_id = ${userId}
         and exists (select 1 from hold)
       returning 1
     )
     select
       (select count(*) from released_hold) as guarded,
-      (select settle_seq from quota_holds
-        where node_id = ${nodeId} and token_id = ${tokenId} and user_id = ${userId}) as current`.execute(db)
+      exists (select 1 from quota_holds
+        where node_id = ${nodeId} and token_id = ${tokenId} and user_id = ${userId}) as hold_exists`.execute(
+    db,
+  )
   const row = rows[0]
   return Number(row?.guarded) === 1 ? { guard: 'ok', value: true } : guardOutcome(row)
 }

@@ -6,8 +6,8 @@ import { createHoldRow } from './quota-holds.ts'
 import type { ReservationOutcome, ReservationRequest, Settlement } from './sqlite-ledger-statements.ts'
 import { RESERVATION_RETRY_DELAYS_MS, SETTLEMENT_RETRY_DELAYS_MS, withRetries } from './write-retries.ts'
 
-// Pairs whose hold row and sequences this node knows, remembered up to this many (then forgotten,
-// and read again on their next use).
+// Pairs whose hold row this node has created, remembered up to this many (then forgotten, and
+// created again on their next use: creating an existing row changes nothing).
 const HOLD_ROWS_REMEMBERED = 100_000
 
 interface QueuedReservation extends ReservationRequest {
@@ -34,24 +34,14 @@ export interface PairSettlement {
 }
 
 /**
- * A write guarded by its pair's sequence: applied (`ok`; `unchanged` when it decided to change
- * nothing, a refused reservation, and so left the sequence too), or not applied because the hold
- * row's sequence was not the one before the write's (`stale`: `current` is the row's), or because
- * this node's hold row for the pair is gone (`missing`: a sweep took this node for dead and
- * removed it).
+ * A write guarded by its id: applied (`ok`), or not applied because this node's hold row for the
+ * pair records the write already (`landed`: an earlier try committed, its answer lost) or is gone
+ * (`missing`: a sweep took this node for dead and removed it).
  */
-export type Guarded<T> =
-  | { guard: 'ok'; value: T; unchanged?: true }
-  | { guard: 'stale'; current: number }
-  | { guard: 'missing' }
+export type Guarded<T> = { guard: 'ok'; value: T } | { guard: 'landed' } | { guard: 'missing' }
 
-type SequenceKind = 'reserve_seq' | 'settle_seq'
-
-/** The last write of each kind this node applied for a pair, as its hold row records it. */
-interface PairSequences {
-  reserve_seq: number
-  settle_seq: number
-}
+/** The hold row's column recording the last write of a kind this node applied for the pair. */
+type WriteColumn = 'reserve_write' | 'settle_write'
 
 /**
  * The ledger's writes on PostgreSQL and MySQL, batched per token and user pair (pair-batches.ts):
@@ -60,17 +50,22 @@ interface PairSequences {
  * settles when the write that carried it has committed.
  *
  * Every write is applied once, even when its connection drops after the database received it (the
- * commit may or may not have landed). Each write of a pair carries the next number of a sequence
- * kept on this node's hold row for the pair, one per kind (reservations, settlements: a pair has
- * at most one write of each kind in flight), and applies only if the row's number is the one
- * before, which it moves on. So a write whose outcome is unknown is simply tried again: if the
- * lost try had landed, the row shows its number and the retry knows the write is done.
+ * commit may or may not have landed). Each write has an id of its own, higher than every earlier
+ * one's, and this node's hold row for the pair records the id of the last write of each kind
+ * applied (reservations, settlements: a pair has at most one write of each kind in flight, so
+ * nothing else changes that record while a write is tried). A write applies only if the row records
+ * a lower id, and records its own. So a write whose outcome is unknown is simply tried again: if the
+ * lost try had landed, the row shows its id and the retry knows the write is done; and a lost try
+ * that reaches the database late, after later writes of the pair, finds a higher id and applies
+ * nothing.
  */
 export class ServerLedgerWrites {
   private readonly reservations = new PairBatches<QueuedReservation>((items) => this.writeReservations(items))
   private readonly settlements = new PairBatches<QueuedSettlement>((items) => this.writeSettlements(items))
-  /** Pairs whose hold row exists, with its sequences as this node last wrote them. */
-  private readonly pairs = new Map<string, PairSequences>()
+  /** Pairs whose hold row this node has created. */
+  private readonly holdRows = new Set<string>()
+  /** The last write id given out (ids grow within this process, and hold rows are per process). */
+  private lastWriteId = 0
 
   constructor(
     private readonly db: Kysely<MainSchema>,
@@ -126,8 +121,10 @@ export class ServerLedgerWrites {
         pair.channels.set(channelId, (pair.channels.get(channelId) ?? 0) + actual)
     }
     try {
-      await this.guardedWrite(tokenId, userId, 'settle_seq', SETTLEMENT_RETRY_DELAYS_MS, true, (db, seq) =>
-        this.postgres ? settleOnPostgres(db, this.nodeId, pair, seq) : this.settleOnMysql(db, pair, seq),
+      await this.guardedWrite(tokenId, userId, SETTLEMENT_RETRY_DELAYS_MS, true, (db, writeId) =>
+        this.postgres
+          ? settleOnPostgres(db, this.nodeId, pair, writeId)
+          : this.settleOnMysql(db, pair, writeId),
       )
       for (const item of items) item.resolve()
     } catch (error) {
@@ -135,98 +132,56 @@ export class ServerLedgerWrites {
     }
   }
 
-  /** A refused reservation moves no sequence, so a retry after a lost one decides it again. */
+  /** A refused reservation records nothing, so a retry after a lost try decides it again. */
   private reserveOnce(
     tokenId: number,
     userId: number,
     amount: number,
     now: number,
   ): Promise<ReservationOutcome> {
-    return this.guardedWrite(tokenId, userId, 'reserve_seq', RESERVATION_RETRY_DELAYS_MS, 'ok', (db, seq) =>
+    return this.guardedWrite(tokenId, userId, RESERVATION_RETRY_DELAYS_MS, 'ok', (db, writeId) =>
       this.postgres
-        ? reserveOnPostgres(db, this.nodeId, tokenId, userId, amount, now, seq)
-        : this.reserveOnMysql(db, tokenId, userId, amount, now, seq),
+        ? reserveOnPostgres(db, this.nodeId, tokenId, userId, amount, now, writeId)
+        : this.reserveOnMysql(db, tokenId, userId, amount, now, writeId),
     )
   }
 
   /**
-   * Runs `write` with the pair's next sequence number of `kind` (see the class comment), and again
-   * on any failure (write-retries.ts); `landed` is the write's value when a retry finds that a
-   * failed try had landed after all.
+   * Runs `write` under an id of its own (see the class comment), and again on any failure
+   * (write-retries.ts); `landed` is the write's value when a retry finds that a failed try had
+   * landed after all.
    */
   private async guardedWrite<T>(
     tokenId: number,
     userId: number,
-    kind: SequenceKind,
     delays: readonly number[],
     landed: T,
-    write: (db: Kysely<MainSchema>, seq: number) => Promise<Guarded<T>>,
+    write: (db: Kysely<MainSchema>, writeId: number) => Promise<Guarded<T>>,
   ): Promise<T> {
-    const sequences = await this.sequences(tokenId, userId)
-    // Set once a try failed after it was handed a connection: it may have committed (its answer
-    // lost with its connection), whatever its error says (a transaction whose commit's answer was
-    // lost fails with its rollback's error, "closed, nothing sent").
-    let mayHaveLanded = false
+    this.lastWriteId += 1
+    const writeId = this.lastWriteId
+    await this.ensureHoldRow(tokenId, userId)
     return withRetries(this.db, delays, async (connection) => {
       for (;;) {
-        const seq = sequences[kind] + 1
-        let result: Guarded<T>
-        try {
-          result = await write(connection, seq)
-        } catch (error) {
-          mayHaveLanded = true
-          throw error
-        }
-        if (result.guard === 'ok') {
-          if (!result.unchanged) sequences[kind] = seq
-          return result.value
-        }
-        if (result.guard === 'stale') {
-          // The row shows this very write's number: a failed try landed (until this write is done,
-          // nothing else moves the pair's sequence of its kind on this node).
-          if (mayHaveLanded && result.current === seq) {
-            sequences[kind] = seq
-            return landed
-          }
-          // This node's copy is behind the row (it was read while a write of this kind was in
-          // flight, or the row was created again): go on from the row's.
-          sequences[kind] = result.current
-          continue
-        }
-        // A sweep took this node for dead and removed the row: create it again (its sequences
-        // start at 0; the other kind's next write finds its own copy stale and goes on from 0).
-        // Should a failed try of this write have landed before the sweep, it is applied again:
-        // that needs this node to be silent for minutes in the middle of one write.
+        const result = await write(connection, writeId)
+        if (result.guard === 'ok') return result.value
+        if (result.guard === 'landed') return landed
+        // A sweep took this node for dead and removed the row: create it again and apply.
         await createHoldRow(connection, this.nodeId, tokenId, userId)
-        sequences[kind] = 0
       }
     })
   }
 
-  /**
-   * The pair's sequences as this node last wrote them, read from its hold row (created if missing)
-   * on the pair's first write or once forgotten; a copy read while a write was in flight may be
-   * behind, which that kind's next write finds out (see guardedWrite).
-   */
-  private async sequences(tokenId: number, userId: number): Promise<PairSequences> {
+  /** This node's hold row for the pair, created once (see createHoldRow). */
+  private async ensureHoldRow(tokenId: number, userId: number): Promise<void> {
     const key = pairKey(tokenId, userId)
-    const known = this.pairs.get(key)
-    if (known) return known
-    const row = await withRetries(this.db, RESERVATION_RETRY_DELAYS_MS, async (db) => {
-      // Creating an existing row changes nothing, so this is safe to try again whatever failed.
-      await createHoldRow(db, this.nodeId, tokenId, userId)
-      return db
-        .selectFrom('quota_holds')
-        .select(['reserve_seq', 'settle_seq'])
-        .where('node_id', '=', this.nodeId)
-        .where('token_id', '=', tokenId)
-        .where('user_id', '=', userId)
-        .executeTakeFirstOrThrow()
-    })
-    const sequences = { reserve_seq: Number(row.reserve_seq), settle_seq: Number(row.settle_seq) }
-    if (this.pairs.size >= HOLD_ROWS_REMEMBERED) this.pairs.clear()
-    this.pairs.set(key, sequences)
-    return sequences
+    if (this.holdRows.has(key)) return
+    // Creating an existing row changes nothing, so this is safe to try again whatever failed.
+    await withRetries(this.db, RESERVATION_RETRY_DELAYS_MS, (db) =>
+      createHoldRow(db, this.nodeId, tokenId, userId),
+    )
+    if (this.holdRows.size >= HOLD_ROWS_REMEMBERED) this.holdRows.clear()
+    this.holdRows.add(key)
   }
 
   /**
@@ -239,12 +194,12 @@ export class ServerLedgerWrites {
     userId: number,
     amount: number,
     now: number,
-    seq: number,
+    writeId: number,
   ): Promise<Guarded<ReservationOutcome>> {
     return db
       .transaction()
       .execute(async (trx) => {
-        const guard = await lockHold(trx, this.nodeId, tokenId, userId, 'reserve_seq', seq)
+        const guard = await lockHold(trx, this.nodeId, tokenId, userId, 'reserve_write', writeId)
         if (guard) return guard
         const token = await trx
           .updateTable('tokens')
@@ -266,12 +221,12 @@ export class ServerLedgerWrites {
         if (Number(user.numUpdatedRows) !== 1) throw new InsufficientQuota('user')
         await updateHold(trx, this.nodeId, tokenId, userId, {
           amount: sql`amount + ${amount}`,
-          reserve_seq: seq,
+          reserve_write: writeId,
         })
         return { guard: 'ok', value: 'ok' } as const
       })
       .catch((error: unknown) => {
-        // Rolled back: a refusal changes nothing, the sequence included.
+        // Rolled back: a refusal changes nothing, the record of write ids included.
         if (error instanceof InsufficientQuota)
           return { guard: 'ok', value: error.reason, unchanged: true } as const
         throw error
@@ -283,20 +238,23 @@ export class ServerLedgerWrites {
    * this node for dead (paused past the timeout) gave back part of what they reserved already: that
    * part is taken again, so each request still costs what it cost.
    */
-  private settleOnMysql(db: Kysely<MainSchema>, pair: PairSettlement, seq: number): Promise<Guarded<true>> {
+  private settleOnMysql(
+    db: Kysely<MainSchema>,
+    pair: PairSettlement,
+    writeId: number,
+  ): Promise<Guarded<true>> {
     const { tokenId, userId, reserved, actual, requests } = pair
     return db.transaction().execute(async (trx) => {
       const held = await trx
         .selectFrom('quota_holds')
-        .select(['amount', 'settle_seq'])
+        .select(['amount', 'settle_write'])
         .where('node_id', '=', this.nodeId)
         .where('token_id', '=', tokenId)
         .where('user_id', '=', userId)
         .forUpdate()
         .executeTakeFirst()
       if (!held) return { guard: 'missing' } as const
-      if (Number(held.settle_seq) !== seq - 1)
-        return { guard: 'stale', current: Number(held.settle_seq) } as const
+      if (Number(held.settle_write) >= writeId) return { guard: 'landed' } as const
       const released = Math.min(reserved, Math.max(0, Number(held.amount)))
       // What the requests cost beyond what is released of their reservations.
       const charge = actual - released
@@ -329,7 +287,7 @@ export class ServerLedgerWrites {
       }
       await updateHold(trx, this.nodeId, tokenId, userId, {
         amount: sql`amount - ${released}`,
-        settle_seq: seq,
+        settle_write: writeId,
       })
       return { guard: 'ok', value: true } as const
     })
@@ -337,28 +295,27 @@ export class ServerLedgerWrites {
 }
 
 /**
- * MySQL: locks this node's hold row for the pair and checks its `kind` sequence is the one before
- * `seq`; undefined when it is, else why the write must not apply.
+ * MySQL: locks this node's hold row for the pair; undefined when the write `writeId` may apply (the
+ * row records a lower id in `column`), else why not.
  */
 async function lockHold(
   trx: Transaction<MainSchema>,
   nodeId: string,
   tokenId: number,
   userId: number,
-  kind: SequenceKind,
-  seq: number,
+  column: WriteColumn,
+  writeId: number,
 ): Promise<Guarded<never> | undefined> {
   const row = await trx
     .selectFrom('quota_holds')
-    .select(kind)
+    .select(column)
     .where('node_id', '=', nodeId)
     .where('token_id', '=', tokenId)
     .where('user_id', '=', userId)
     .forUpdate()
     .executeTakeFirst()
   if (!row) return { guard: 'missing' }
-  const current = Number((row as Record<SequenceKind, number>)[kind])
-  return current === seq - 1 ? undefined : { guard: 'stale', current }
+  return Number((row as Record<WriteColumn, number>)[column]) >= writeId ? { guard: 'landed' } : undefined
 }
 
 function updateHold(

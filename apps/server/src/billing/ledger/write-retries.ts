@@ -14,7 +14,7 @@ export const SETTLEMENT_RETRY_DELAYS_MS: readonly number[] = [
  * `delays` as long as it fails, whatever the failure: a deadlock, no connection to be had, or a
  * connection dropped after the database received the write, which may then have committed or not.
  * So `work` must be safe to repeat: it changes nothing a second time (creating a row that exists),
- * or it finds out itself whether an earlier try landed (the sequence-guarded writes of
+ * or it finds out itself whether an earlier try landed (the writes guarded by their ids in
  * server-ledger-writes.ts). The last failure is thrown.
  */
 export async function withRetries<T>(

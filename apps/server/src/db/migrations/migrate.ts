@@ -13,9 +13,9 @@ function mainMigrations(dialect: Dialect): Record<string, Migration> {
     '0001-one-api-base-schema': { up: (db) => ensureTables(db, dialect, mainTables) },
     // Quota held by each node for requests in flight, given back when a node dies (quota-holds.ts).
     '0002-quota-holds': { up: (db) => ensureTables(db, dialect, quotaHoldTables) },
-    // The write sequences on each hold row that make the ledger's retries apply once
+    // The ids of the last writes on each hold row, which make the ledger's retries apply once
     // (server-ledger-writes.ts).
-    '0003-quota-hold-sequences': { up: (db) => ensureTables(db, dialect, quotaHoldTables) },
+    '0003-quota-hold-write-ids': { up: (db) => ensureTables(db, dialect, quotaHoldTables) },
   }
 }
 

@@ -8,8 +8,8 @@ import type { ReservationOutcome } from './sqlite-ledger-statements.ts'
  * As a transaction of several statements, every request held its token's and user's row locks
  * across four to six round trips through the event loop, and concurrent requests of one token
  * queued behind them: about 220 requests/s at 100 connections, where SQLite's batches did 9,500.
- * Rows are locked in one order everywhere (hold, user, token, channel), so statements never
- * deadlock each other; PostgreSQL runs a statement's WITH parts in the order their references
+ * Rows are locked in one order everywhere (hold, user, token, channel; sweeps give back in that
+ * order too, quota-holds.ts), so statements never deadlock each other; PostgreSQL runs a statement's WITH parts in the order their references
  * force, which is how that order is set.
  *
  * Each statement is guarded by the id of the write it carries, recorded on this node's hold row

@@ -54,26 +54,40 @@ export async function createHoldRow(db: Kysely<MainSchema>, nodeId: string, toke
       .execute()
 }
 
-/** Gives `amount` back to the token (unless unlimited) and user, as a refund does (negative: takes). */
+/**
+ * Gives `amount` back to the token (unless unlimited) and user, as a refund does (negative: takes).
+ * Their rows are updated in the order the ledger locks them (PostgreSQL: user, then token; MySQL:
+ * token, then user), so a sweep never deadlocks with live requests of the same token: in the other
+ * order, PostgreSQL's sweeps and settlements deadlocked.
+ */
 export async function giveBack(
   trx: Transaction<MainSchema>,
   tokenId: number,
   userId: number,
   amount: number,
 ) {
-  await trx
-    .updateTable('tokens')
-    .set({
-      remain_quota: sql`case when unlimited_quota = ${true} then remain_quota else remain_quota + ${amount} end`,
-      used_quota: sql`used_quota - ${amount}`,
-    })
-    .where('id', '=', tokenId)
-    .execute()
-  await trx
-    .updateTable('users')
-    .set({ quota: sql`quota + ${amount}` })
-    .where('id', '=', userId)
-    .execute()
+  const token = () =>
+    trx
+      .updateTable('tokens')
+      .set({
+        remain_quota: sql`case when unlimited_quota = ${true} then remain_quota else remain_quota + ${amount} end`,
+        used_quota: sql`used_quota - ${amount}`,
+      })
+      .where('id', '=', tokenId)
+      .execute()
+  const user = () =>
+    trx
+      .updateTable('users')
+      .set({ quota: sql`quota + ${amount}` })
+      .where('id', '=', userId)
+      .execute()
+  if (isMysql(trx)) {
+    await token()
+    await user()
+  } else {
+    await user()
+    await token()
+  }
 }
 
 /**

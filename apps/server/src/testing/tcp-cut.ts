@@ -6,11 +6,13 @@ import { freePort } from './free-port.ts'
  * `cut()` drops every open connection and refuses new ones until `restore()`;
  * `loseAnswerTo(marker)` lets the next request carrying `marker` reach the server, then drops its
  * connection before the client hears the answer (the server has done the work; the client cannot
- * know).
+ * know); `freeze()` makes the link a black hole until `thaw()`: connections stay open and new ones
+ * are accepted, but nothing sent meanwhile arrives (a server that stopped answering).
  */
 export class TcpCut {
   private readonly sockets = new Set<Socket>()
   private open = true
+  private frozen = false
   private armed: { marker: string; afterMs: number; done(): void } | undefined
 
   private constructor(
@@ -35,6 +37,14 @@ export class TcpCut {
 
   restore(): void {
     this.open = true
+  }
+
+  freeze(): void {
+    this.frozen = true
+  }
+
+  thaw(): void {
+    this.frozen = false
   }
 
   /**
@@ -71,9 +81,11 @@ export class TcpCut {
       }, armed.afterMs)
     })
     upstream.on('data', (data) => {
-      if (!answersLost && !client.destroyed) client.write(data)
+      if (!answersLost && !this.frozen && !client.destroyed) client.write(data)
     })
-    client.pipe(upstream)
+    client.on('data', (data) => {
+      if (!this.frozen && !upstream.destroyed) upstream.write(data)
+    })
     for (const [from, to] of [
       [client, upstream],
       [upstream, client],

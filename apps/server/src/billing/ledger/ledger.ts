@@ -94,12 +94,16 @@ export class Ledger implements ChargeQueue {
   /** This process among the gateway's nodes: the quota it holds is recorded under it (quota-holds.ts). */
   readonly nodeId = randomUUID()
 
+  /** `options.writeAttemptTimeoutMs`: PostgreSQL and MySQL, when not the default (tests). */
   constructor(
     db: Kysely<MainSchema>,
     private readonly sqlite?: SqliteDatabase.Database,
+    options: { writeAttemptTimeoutMs?: number } = {},
   ) {
     if (sqlite) this.prepared = prepareSqliteLedger(sqlite, this.nodeId)
-    else if (!isSqlite(db)) this.serverWrites = new ServerLedgerWrites(db, this.nodeId, !isMysql(db))
+    else if (!isSqlite(db)) {
+      this.serverWrites = new ServerLedgerWrites(db, this.nodeId, !isMysql(db), options.writeAttemptTimeoutMs)
+    }
   }
 
   get underConcurrentLoad(): boolean {

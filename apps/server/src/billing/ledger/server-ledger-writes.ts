@@ -4,7 +4,7 @@ import { PairBatches } from './pair-batches.ts'
 import { reserveOnPostgres, settleOnPostgres } from './postgres-ledger-statements.ts'
 import { createHoldRow } from './quota-holds.ts'
 import type { ReservationOutcome, ReservationRequest, Settlement } from './sqlite-ledger-statements.ts'
-import { RESERVATION_RETRY_DELAYS_MS, SETTLEMENT_RETRY_DELAYS_MS, withRetries } from './write-retries.ts'
+import { RESERVATION_RETRIES, type RetryPolicy, SETTLEMENT_RETRIES, withRetries } from './write-retries.ts'
 
 // Pairs whose hold row this node has created, remembered up to this many (then forgotten, and
 // created again on their next use: creating an existing row changes nothing).
@@ -67,11 +67,20 @@ export class ServerLedgerWrites {
   /** The last write id given out (ids grow within this process, and hold rows are per process). */
   private lastWriteId = 0
 
+  private readonly reservationRetries: RetryPolicy
+  private readonly settlementRetries: RetryPolicy
+
+  /** `attemptTimeoutMs`: how long one try of a write may take, when not the policies' (tests). */
   constructor(
     private readonly db: Kysely<MainSchema>,
     private readonly nodeId: string,
     private readonly postgres: boolean,
-  ) {}
+    attemptTimeoutMs?: number,
+  ) {
+    const timeout = attemptTimeoutMs === undefined ? {} : { attemptTimeoutMs }
+    this.reservationRetries = { ...RESERVATION_RETRIES, ...timeout }
+    this.settlementRetries = { ...SETTLEMENT_RETRIES, ...timeout }
+  }
 
   reserve(tokenId: number, userId: number, amount: number, now: number): Promise<ReservationOutcome> {
     return new Promise((resolve, reject) => {
@@ -121,7 +130,7 @@ export class ServerLedgerWrites {
         pair.channels.set(channelId, (pair.channels.get(channelId) ?? 0) + actual)
     }
     try {
-      await this.guardedWrite(tokenId, userId, SETTLEMENT_RETRY_DELAYS_MS, true, (db, writeId) =>
+      await this.guardedWrite(tokenId, userId, this.settlementRetries, true, (db, writeId) =>
         this.postgres
           ? settleOnPostgres(db, this.nodeId, pair, writeId)
           : this.settleOnMysql(db, pair, writeId),
@@ -139,7 +148,7 @@ export class ServerLedgerWrites {
     amount: number,
     now: number,
   ): Promise<ReservationOutcome> {
-    return this.guardedWrite(tokenId, userId, RESERVATION_RETRY_DELAYS_MS, 'ok', (db, writeId) =>
+    return this.guardedWrite(tokenId, userId, this.reservationRetries, 'ok', (db, writeId) =>
       this.postgres
         ? reserveOnPostgres(db, this.nodeId, tokenId, userId, amount, now, writeId)
         : this.reserveOnMysql(db, tokenId, userId, amount, now, writeId),
@@ -154,14 +163,14 @@ export class ServerLedgerWrites {
   private async guardedWrite<T>(
     tokenId: number,
     userId: number,
-    delays: readonly number[],
+    policy: RetryPolicy,
     landed: T,
     write: (db: Kysely<MainSchema>, writeId: number) => Promise<Guarded<T>>,
   ): Promise<T> {
     this.lastWriteId += 1
     const writeId = this.lastWriteId
     await this.ensureHoldRow(tokenId, userId)
-    return withRetries(this.db, delays, async (connection) => {
+    return withRetries(this.db, policy, async (connection) => {
       for (;;) {
         const result = await write(connection, writeId)
         if (result.guard === 'ok') return result.value
@@ -177,7 +186,7 @@ export class ServerLedgerWrites {
     const key = pairKey(tokenId, userId)
     if (this.holdRows.has(key)) return
     // Creating an existing row changes nothing, so this is safe to try again whatever failed.
-    await withRetries(this.db, RESERVATION_RETRY_DELAYS_MS, (db) =>
+    await withRetries(this.db, this.reservationRetries, (db) =>
       createHoldRow(db, this.nodeId, tokenId, userId),
     )
     if (this.holdRows.size >= HOLD_ROWS_REMEMBERED) this.holdRows.clear()

@@ -29,6 +29,7 @@ const MODELS = [
   'fo-switch',
   'fo-metrics',
   'fo-no-answer',
+  'fo-reserve-down',
 ]
 
 describe.each(testDialects())('relay failover on %s', (dialect) => {
@@ -212,6 +213,24 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
     expect([count(primaryKey), count(backupKey)]).toEqual([1, 1])
     const logs = await fixture.waitForLogs({ model: 'fo-no-answer' }, 1)
     expect(logs.map((log) => log.channel_id)).toEqual([backup])
+  })
+
+  it('answers 503, sending nothing upstream, when the database does not take the reservation', async () => {
+    const { primaryKey, backupKey } = await pair('fo-reserve-down')
+    const ledger = fixture.server.context.relay.ledger
+    const { reserve } = ledger
+    ledger.reserve = async () => {
+      throw new Error('Connection terminated unexpectedly')
+    }
+    let answer: Awaited<ReturnType<typeof relayFailure>>
+    try {
+      answer = await relayFailure(chat('fo-reserve-down'))
+    } finally {
+      ledger.reserve = reserve
+    }
+    expect(answer).toMatchObject({ status: 503 })
+    expect(answer.error.code).toBe('billing_unavailable')
+    expect([count(primaryKey), count(backupKey)]).toEqual([0, 0])
   })
 
   it('moves on to the next channel when the connection to the first is refused', async () => {

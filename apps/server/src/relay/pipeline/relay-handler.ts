@@ -124,7 +124,7 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
 /** What serve reports to the process's log. */
 interface ServeHooks {
   warnUnsupported(channel: RoutedChannel): void
-  /** A refund or settlement the database refused (its connection dropped, say). */
+  /** A reservation, refund or settlement the database refused (its connection dropped, say). */
   ledgerFailed(error: unknown, what: string, requestId: string): void
 }
 
@@ -195,7 +195,19 @@ async function serve(
     }
     const promptEstimate = estimatePromptTokens(cost)
     const amount = reservationFor(cost, promptEstimate, options.number('PreConsumedQuota'))
-    const reserved = await services.ledger.reserve(caller.token.id, caller.user.id, amount)
+    let reserved: Awaited<ReturnType<typeof services.ledger.reserve>>
+    try {
+      reserved = await services.ledger.reserve(caller.token.id, caller.user.id, amount)
+    } catch (error) {
+      // The database did not take the reservation, after its retries (write-retries.ts): nothing
+      // was sent upstream, and the client may try again (it got a bare 500 before).
+      hooks.ledgerFailed(error, 'reserving quota', state.requestId)
+      throw new RelayError(
+        503,
+        'The gateway could not reserve quota for this request: its database did not answer. Try again shortly',
+        'billing_unavailable',
+      )
+    }
     if (!reserved.ok) {
       throw new RelayError(
         403,

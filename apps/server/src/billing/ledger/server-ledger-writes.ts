@@ -114,6 +114,48 @@ export class ServerLedgerWrites {
     } catch (error) {
       // Items resolved already keep their outcome (a promise settles once).
       for (const item of items) item.reject(error)
+      if (error instanceof ReservationGivenUp) await this.fence(tokenId, userId, error)
+    }
+  }
+
+  /**
+   * A reservation given up on (all its tries failed) may have landed, or may land later from a try
+   * still running, though its requests were refused: this records its id on the hold row, so that
+   * no try of it lands from now on, and gives it back if one had. The pair's next reservations wait
+   * meanwhile (one of theirs would record a higher id and hide whether this one landed). Should the
+   * database stay out of reach for all of this too, the reservation may stay held until this node
+   * stops (then a sweep gives it back).
+   */
+  private async fence(
+    tokenId: number,
+    userId: number,
+    { writeId, amount }: ReservationGivenUp,
+  ): Promise<void> {
+    try {
+      const landed = await withRetries(this.db, this.settlementRetries, async (db) => {
+        const fenced = await db
+          .updateTable('quota_holds')
+          .set({ reserve_write: writeId })
+          .where('node_id', '=', this.nodeId)
+          .where('token_id', '=', tokenId)
+          .where('user_id', '=', userId)
+          .where('reserve_write', '<', writeId)
+          .executeTakeFirst()
+        if (Number(fenced.numUpdatedRows) === 1) return false
+        // Not updated: the row records the reservation (it landed), or is gone (a sweep gave back
+        // all it held).
+        const row = await db
+          .selectFrom('quota_holds')
+          .select('node_id')
+          .where('node_id', '=', this.nodeId)
+          .where('token_id', '=', tokenId)
+          .where('user_id', '=', userId)
+          .executeTakeFirst()
+        return row !== undefined
+      })
+      if (landed) await this.settle([tokenId, userId, 0, amount, 0, 0])
+    } catch {
+      // Left held, as said above; the requests were refused and their callers told why.
     }
   }
 
@@ -130,7 +172,8 @@ export class ServerLedgerWrites {
         pair.channels.set(channelId, (pair.channels.get(channelId) ?? 0) + actual)
     }
     try {
-      await this.guardedWrite(tokenId, userId, this.settlementRetries, true, (db, writeId) =>
+      const writeId = this.nextWriteId()
+      await this.guardedWrite(tokenId, userId, writeId, this.settlementRetries, true, (db) =>
         this.postgres
           ? settleOnPostgres(db, this.nodeId, pair, writeId)
           : this.settleOnMysql(db, pair, writeId),
@@ -142,37 +185,46 @@ export class ServerLedgerWrites {
   }
 
   /** A refused reservation records nothing, so a retry after a lost try decides it again. */
-  private reserveOnce(
+  private async reserveOnce(
     tokenId: number,
     userId: number,
     amount: number,
     now: number,
   ): Promise<ReservationOutcome> {
-    return this.guardedWrite(tokenId, userId, this.reservationRetries, 'ok', (db, writeId) =>
-      this.postgres
-        ? reserveOnPostgres(db, this.nodeId, tokenId, userId, amount, now, writeId)
-        : this.reserveOnMysql(db, tokenId, userId, amount, now, writeId),
-    )
+    const writeId = this.nextWriteId()
+    try {
+      return await this.guardedWrite(tokenId, userId, writeId, this.reservationRetries, 'ok', (db) =>
+        this.postgres
+          ? reserveOnPostgres(db, this.nodeId, tokenId, userId, amount, now, writeId)
+          : this.reserveOnMysql(db, tokenId, userId, amount, now, writeId),
+      )
+    } catch (error) {
+      throw new ReservationGivenUp(writeId, amount, error)
+    }
+  }
+
+  private nextWriteId(): number {
+    this.lastWriteId += 1
+    return this.lastWriteId
   }
 
   /**
-   * Runs `write` under an id of its own (see the class comment), and again on any failure
+   * Runs `write`, the write `writeId` (see the class comment), and again on any failure
    * (write-retries.ts); `landed` is the write's value when a retry finds that a failed try had
    * landed after all.
    */
   private async guardedWrite<T>(
     tokenId: number,
     userId: number,
+    writeId: number,
     policy: RetryPolicy,
     landed: T,
-    write: (db: Kysely<MainSchema>, writeId: number) => Promise<Guarded<T>>,
+    write: (db: Kysely<MainSchema>) => Promise<Guarded<T>>,
   ): Promise<T> {
-    this.lastWriteId += 1
-    const writeId = this.lastWriteId
     await this.ensureHoldRow(tokenId, userId)
     return withRetries(this.db, policy, async (connection) => {
       for (;;) {
-        const result = await write(connection, writeId)
+        const result = await write(connection)
         if (result.guard === 'ok') return result.value
         if (result.guard === 'landed') return landed
         // A sweep took this node for dead and removed the row: create it again and apply.
@@ -344,6 +396,17 @@ function updateHold(
 }
 
 const pairKey = (tokenId: number, userId: number) => `${tokenId}:${userId}`
+
+/** A reservation whose tries all failed: it may have landed all the same (see fence). */
+class ReservationGivenUp extends Error {
+  constructor(
+    readonly writeId: number,
+    readonly amount: number,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause })
+  }
+}
 
 class InsufficientQuota extends Error {
   constructor(readonly reason: 'token' | 'user') {

@@ -1,5 +1,6 @@
-import { type Kysely, sql, type Transaction, type UpdateObject } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { MainSchema } from '../../db/schema.ts'
+import { reserveOnMysql, settleOnMysql } from './mysql-ledger-statements.ts'
 import { PairBatches } from './pair-batches.ts'
 import { reserveOnPostgres, settleOnPostgres } from './postgres-ledger-statements.ts'
 import { createHoldRow } from './quota-holds.ts'
@@ -39,9 +40,6 @@ export interface PairSettlement {
  * (`missing`: a sweep took this node for dead and removed it).
  */
 export type Guarded<T> = { guard: 'ok'; value: T } | { guard: 'landed' } | { guard: 'missing' }
-
-/** The hold row's column recording the last write of a kind this node applied for the pair. */
-type WriteColumn = 'reserve_write' | 'settle_write'
 
 /**
  * The ledger's writes on PostgreSQL and MySQL, batched per token and user pair (pair-batches.ts):
@@ -173,10 +171,10 @@ export class ServerLedgerWrites {
     }
     try {
       const writeId = this.nextWriteId()
-      await this.guardedWrite(tokenId, userId, writeId, this.settlementRetries, true, (db) =>
+      await this.guardedWrite(tokenId, userId, this.settlementRetries, true, (db) =>
         this.postgres
           ? settleOnPostgres(db, this.nodeId, pair, writeId)
-          : this.settleOnMysql(db, pair, writeId),
+          : settleOnMysql(db, this.nodeId, pair, writeId),
       )
       for (const item of items) item.resolve()
     } catch (error) {
@@ -193,10 +191,10 @@ export class ServerLedgerWrites {
   ): Promise<ReservationOutcome> {
     const writeId = this.nextWriteId()
     try {
-      return await this.guardedWrite(tokenId, userId, writeId, this.reservationRetries, 'ok', (db) =>
+      return await this.guardedWrite(tokenId, userId, this.reservationRetries, 'ok', (db) =>
         this.postgres
           ? reserveOnPostgres(db, this.nodeId, tokenId, userId, amount, now, writeId)
-          : this.reserveOnMysql(db, tokenId, userId, amount, now, writeId),
+          : reserveOnMysql(db, this.nodeId, tokenId, userId, amount, now, writeId),
       )
     } catch (error) {
       throw new ReservationGivenUp(writeId, amount, error)
@@ -209,14 +207,13 @@ export class ServerLedgerWrites {
   }
 
   /**
-   * Runs `write`, the write `writeId` (see the class comment), and again on any failure
+   * Runs `write`, guarded by its write id (see the class comment), and again on any failure
    * (write-retries.ts); `landed` is the write's value when a retry finds that a failed try had
    * landed after all.
    */
   private async guardedWrite<T>(
     tokenId: number,
     userId: number,
-    writeId: number,
     policy: RetryPolicy,
     landed: T,
     write: (db: Kysely<MainSchema>) => Promise<Guarded<T>>,
@@ -244,155 +241,6 @@ export class ServerLedgerWrites {
     if (this.holdRows.size >= HOLD_ROWS_REMEMBERED) this.holdRows.clear()
     this.holdRows.add(key)
   }
-
-  /**
-   * MySQL: the reservation's conditional updates and its hold, in one transaction guarded by the
-   * hold row, which is locked first (hold, token, user: the order of every ledger write).
-   */
-  private reserveOnMysql(
-    db: Kysely<MainSchema>,
-    tokenId: number,
-    userId: number,
-    amount: number,
-    now: number,
-    writeId: number,
-  ): Promise<Guarded<ReservationOutcome>> {
-    return db
-      .transaction()
-      .execute(async (trx) => {
-        const guard = await lockHold(trx, this.nodeId, tokenId, userId, 'reserve_write', writeId)
-        if (guard) return guard
-        const token = await trx
-          .updateTable('tokens')
-          .set({
-            remain_quota: sql`case when unlimited_quota = ${true} then remain_quota else remain_quota - ${amount} end`,
-            used_quota: sql`used_quota + ${amount}`,
-            accessed_time: sql`greatest(coalesce(accessed_time, 0), ${now})`,
-          })
-          .where('id', '=', tokenId)
-          .where((eb) => eb.or([eb('unlimited_quota', '=', true), eb('remain_quota', '>=', amount)]))
-          .executeTakeFirst()
-        if (Number(token.numUpdatedRows) !== 1) throw new InsufficientQuota('token')
-        const user = await trx
-          .updateTable('users')
-          .set({ quota: sql`quota - ${amount}` })
-          .where('id', '=', userId)
-          .where('quota', '>=', amount)
-          .executeTakeFirst()
-        if (Number(user.numUpdatedRows) !== 1) throw new InsufficientQuota('user')
-        await updateHold(trx, this.nodeId, tokenId, userId, {
-          amount: sql`amount + ${amount}`,
-          reserve_write: writeId,
-        })
-        return { guard: 'ok', value: 'ok' } as const
-      })
-      .catch((error: unknown) => {
-        // Rolled back: a refusal changes nothing, the record of write ids included.
-        if (error instanceof InsufficientQuota)
-          return { guard: 'ok', value: error.reason, unchanged: true } as const
-        throw error
-      })
-  }
-
-  /**
-   * MySQL: the pair's settlements in one transaction guarded by the hold row. A sweep that took
-   * this node for dead (paused past the timeout) gave back part of what they reserved already: that
-   * part is taken again, so each request still costs what it cost.
-   */
-  private settleOnMysql(
-    db: Kysely<MainSchema>,
-    pair: PairSettlement,
-    writeId: number,
-  ): Promise<Guarded<true>> {
-    const { tokenId, userId, reserved, actual, requests } = pair
-    return db.transaction().execute(async (trx) => {
-      const held = await trx
-        .selectFrom('quota_holds')
-        .select(['amount', 'settle_write'])
-        .where('node_id', '=', this.nodeId)
-        .where('token_id', '=', tokenId)
-        .where('user_id', '=', userId)
-        .forUpdate()
-        .executeTakeFirst()
-      if (!held) return { guard: 'missing' } as const
-      if (Number(held.settle_write) >= writeId) return { guard: 'landed' } as const
-      const released = Math.min(reserved, Math.max(0, Number(held.amount)))
-      // What the requests cost beyond what is released of their reservations.
-      const charge = actual - released
-      if (charge !== 0) {
-        await trx
-          .updateTable('tokens')
-          .set({
-            remain_quota: sql`case when unlimited_quota = ${true} then remain_quota else remain_quota - ${charge} end`,
-            used_quota: sql`used_quota + ${charge}`,
-          })
-          .where('id', '=', tokenId)
-          .execute()
-      }
-      await trx
-        .updateTable('users')
-        .set({
-          quota: sql`quota - ${charge}`,
-          used_quota: sql`used_quota + ${actual}`,
-          request_count: sql`request_count + ${requests}`,
-        })
-        .where('id', '=', userId)
-        .execute()
-      // In id order, so two transactions never wait for each other's channels.
-      for (const [channelId, earned] of [...pair.channels].sort(([a], [b]) => a - b)) {
-        await trx
-          .updateTable('channels')
-          .set({ used_quota: sql`used_quota + ${earned}` })
-          .where('id', '=', channelId)
-          .execute()
-      }
-      await updateHold(trx, this.nodeId, tokenId, userId, {
-        amount: sql`amount - ${released}`,
-        settle_write: writeId,
-      })
-      return { guard: 'ok', value: true } as const
-    })
-  }
-}
-
-/**
- * MySQL: locks this node's hold row for the pair; undefined when the write `writeId` may apply (the
- * row records a lower id in `column`), else why not.
- */
-async function lockHold(
-  trx: Transaction<MainSchema>,
-  nodeId: string,
-  tokenId: number,
-  userId: number,
-  column: WriteColumn,
-  writeId: number,
-): Promise<Guarded<never> | undefined> {
-  const row = await trx
-    .selectFrom('quota_holds')
-    .select(column)
-    .where('node_id', '=', nodeId)
-    .where('token_id', '=', tokenId)
-    .where('user_id', '=', userId)
-    .forUpdate()
-    .executeTakeFirst()
-  if (!row) return { guard: 'missing' }
-  return Number((row as Record<WriteColumn, number>)[column]) >= writeId ? { guard: 'landed' } : undefined
-}
-
-function updateHold(
-  trx: Transaction<MainSchema>,
-  nodeId: string,
-  tokenId: number,
-  userId: number,
-  changes: UpdateObject<MainSchema, 'quota_holds'>,
-) {
-  return trx
-    .updateTable('quota_holds')
-    .set(changes)
-    .where('node_id', '=', nodeId)
-    .where('token_id', '=', tokenId)
-    .where('user_id', '=', userId)
-    .execute()
 }
 
 const pairKey = (tokenId: number, userId: number) => `${tokenId}:${userId}`
@@ -405,11 +253,5 @@ class ReservationGivenUp extends Error {
     cause: unknown,
   ) {
     super(cause instanceof Error ? cause.message : String(cause), { cause })
-  }
-}
-
-class InsufficientQuota extends Error {
-  constructor(readonly reason: 'token' | 'user') {
-    super(`insufficient ${reason} quota`)
   }
 }

@@ -15,7 +15,7 @@ const CHECKPOINT_INTERVAL_MS = 200
  * How long a statement waits for a PostgreSQL connection, the pool's wait and the connection's
  * set-up together (mysql2's connectTimeout is the same by default). pg waits forever unless told,
  * so a server that stopped answering hung every request; now the wait fails, and the ledger's
- * writes, which never reached the server, are tried again (write-retries.ts).
+ * writes are tried again (write-retries.ts).
  */
 export const CONNECT_TIMEOUT_MS = 10_000
 

@@ -56,13 +56,10 @@ describe.each(testDialects())('channel management on %s', (dialect) => {
     const byKeyPrefix = await root.get('/api/channel/search?keyword=sk-secret')
     const byId = await root.get(`/api/channel/search?keyword=${id}`)
     const single = await root.get(`/api/channel/${id}`)
-    for (const rows of [
-      list.body.data,
-      search.body.data,
-      byKey.body.data,
-      byKeyPrefix.body.data,
-      byId.body.data,
-    ]) {
+    // A key is found only whole: matched by its start, a search told an administrator a key one
+    // character at a time.
+    expect(byKeyPrefix.body.data).toEqual([])
+    for (const rows of [list.body.data, search.body.data, byKey.body.data, byId.body.data]) {
       expect(rows.map((row: { id: number }) => row.id)).toEqual([id])
       expect(rows[0]).not.toHaveProperty('key')
     }

@@ -42,9 +42,10 @@ export function listChannels(db: Executor, offset: number, limit: number): Promi
 }
 
 /**
- * Channels whose id equals the keyword, whose name starts with it, or whose key equals or starts
- * with it. Prefixes are compared with substr rather than LIKE so '%' and '_' in a keyword are
- * literal on every database without an ESCAPE clause.
+ * Channels whose id equals the keyword, whose name starts with it, or whose key is it, whole (as
+ * one-api matches keys): matched by its start, a key could be found out one character at a time by
+ * an administrator who may not read it. Prefixes are compared with substr rather than LIKE so '%'
+ * and '_' in a keyword are literal on every database without an ESCAPE clause.
  */
 export function searchChannels(db: Executor, keyword: string, limit: number): Promise<PublicChannelRow[]> {
   const length = [...keyword].length
@@ -55,7 +56,7 @@ export function searchChannels(db: Executor, keyword: string, limit: number): Pr
     .where((eb) => {
       const matches = [
         eb(eb.fn('substr', ['name', eb.val(1), eb.val(length)]), '=', keyword),
-        eb(eb.fn('substr', ['key', eb.val(1), eb.val(length)]), '=', keyword),
+        eb('key', '=', keyword),
       ]
       if (id !== undefined) matches.push(eb('id', '=', id))
       return eb.or(matches)

@@ -5,6 +5,8 @@ import { type MockUpstream, startMockUpstream } from '../../../../../tools/mock-
 import { ApiClient } from '../../testing/http-client.ts'
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../testing/test-app.ts'
 
+const QUOTED_KEY = 'sk-wrong-key-quoted-77'
+
 describe('channel test, automatic disabling and enabling, balance', () => {
   let server: TestApp
   let mock: MockUpstream
@@ -13,7 +15,7 @@ describe('channel test, automatic disabling and enabling, balance', () => {
   let root: ApiClient
 
   beforeAll(async () => {
-    mock = await startMockUpstream({ apiKeys: ['good-key'] })
+    mock = await startMockUpstream({ apiKeys: ['good-key', QUOTED_KEY] })
     billing = createServer((request, response) => {
       response.setHeader('content-type', 'application/json')
       if (request.url?.startsWith('/v1/dashboard/billing/subscription')) {
@@ -79,11 +81,35 @@ describe('channel test, automatic disabling and enabling, balance', () => {
     expect(logs[0].content).toMatch(/test succeeded/)
   })
 
-  it('reports a failing test with the upstream message', async () => {
-    const id = await createChannel('badkey', 'wrong-key')
+  it('reports a failing test with the upstream message, without the key it may quote, and no response time', async () => {
+    const key = QUOTED_KEY
+    // Some providers quote the refused key in full: neither the answer nor the test log may carry it.
+    // (The mock lets the key in; this fault refuses it, quoting it.)
+    mock.addFault({
+      match: { keyContains: key },
+      status: 401,
+      body: { error: { message: `Incorrect API key provided: ${key}.`, code: 'invalid_api_key' } },
+    })
+    const id = await createChannel('badkey', key)
     const result = await root.get(`/api/channel/test/${id}`)
     expect(result.body.success).toBe(false)
-    expect(result.body.message).toMatch(/key/i)
+    expect(result.body.message).toBe('Incorrect API key provided: [channel key].')
+    const logs = await server.context.logDb
+      .selectFrom('logs')
+      .select('content')
+      .where('channel_id', '=', id)
+      .execute()
+    expect(logs.map((log) => log.content)).toEqual([
+      expect.stringContaining('test failed: Incorrect API key provided: [channel key].'),
+    ])
+    // A failed test has no response time (its elapsed time made a dead channel look fast).
+    const channel = await server.context.db
+      .selectFrom('channels')
+      .select(['response_time', 'test_time'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    expect(channel.response_time).toBe(0)
+    expect(Number(channel.test_time)).toBeGreaterThan(0)
   })
 
   it('disables a channel only after repeated key failures when automatic disabling is on, and re-enables only program-disabled channels', async () => {
@@ -124,6 +150,34 @@ describe('channel test, automatic disabling and enabling, balance', () => {
     await root.put('/api/channel/', { id, status: 2 })
     await root.get(`/api/channel/test/${id}`)
     expect((await root.get(`/api/channel/${id}`)).body.data.status).toBe(2)
+  })
+
+  it('counts failures afresh once a channel is enabled again by hand', async () => {
+    await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' })
+    const id = await createChannel('recount', 'wrong-key-recount')
+    const token = await root.post('/api/token/', { name: 'recount-relay', unlimited_quota: true })
+    const relayOnce = async () => {
+      const answer = await fetch(`${server.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token.body.data.key}-${id}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+      })
+      expect(answer.status).toBe(503)
+    }
+    const status = async () => (await root.get(`/api/channel/${id}`)).body.data.status
+    // One failure of the two that disable it; then an administrator disables and enables it again.
+    await relayOnce()
+    expect((await root.put('/api/channel/?status_only=true', { id, status: 2 })).status).toBe(200)
+    expect((await root.put('/api/channel/?status_only=true', { id, status: 1 })).status).toBe(200)
+    // The failure before no longer counts: one more does not disable it.
+    await relayOnce()
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(await status()).toBe(1)
+    await relayOnce()
+    for (let attempt = 0; attempt < 50 && (await status()) === 1; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    expect(await status()).toBe(3)
   })
 
   it('never overwrites a status an administrator set while a test or a failure was in flight', async () => {

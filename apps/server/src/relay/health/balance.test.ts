@@ -29,6 +29,7 @@ describe('channel balance queries', () => {
   let base: string
   let failing: string | undefined
   let failureBody = ''
+  let failureStatus = 200
   const seen: Array<{ url: string; headers: IncomingHttpHeaders }> = []
 
   beforeAll(async () => {
@@ -38,6 +39,7 @@ describe('channel balance queries', () => {
       const path = url.split('?')[0]!
       response.setHeader('content-type', 'application/json')
       if (path === failing) {
+        response.statusCode = failureStatus
         response.end(failureBody)
         return
       }
@@ -112,6 +114,15 @@ describe('channel balance queries', () => {
     const openAiSb = await fetchBalance(channel(5)).catch((error: Error) => error)
     expect(String(openAiSb)).toMatch(/key not found/)
     expect(String(openAiSb)).not.toContain(KEY)
+    // A provider quoting the key it refused: the error says so without the key.
+    failing = '/v1/dashboard/billing/subscription'
+    failureStatus = 401
+    failureBody = JSON.stringify({ error: { message: `Incorrect API key provided: Bearer ${KEY}` } })
+    const quoted = await fetchBalance(channel(1)).catch((error: Error) => error)
+    failureStatus = 200
+    expect(String(quoted)).toContain('Incorrect API key provided: Bearer [channel key]')
+    expect(String(quoted)).not.toContain(KEY)
+    failing = '/sb-api/user/status'
     failureBody = JSON.stringify({ msg: 'ok', data: { credit: 'lots' } })
     expect(String(await fetchBalance(channel(5)).catch((error: Error) => error))).toMatch(/no amount/)
     failing = undefined

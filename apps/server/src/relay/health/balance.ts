@@ -1,6 +1,7 @@
 import { channelTypeInfo } from '@one-api/contracts/channel-types'
 import { request } from 'undici'
 import type { RoutedChannel } from '../routing/routed-channel.ts'
+import { redactChannelKey } from './redact-key.ts'
 
 /**
  * Balance queries for the channel types that have one (reference §5.8). Each returns the amount
@@ -98,7 +99,13 @@ export async function fetchBalance(channel: RoutedChannel): Promise<number> {
   if (!entry) throw new UnsupportedBalance()
   const base = balanceBase(channel)
   if (!base) throw new Error('the channel has no base URL to query')
-  return entry[0](channel, base)
+  try {
+    return await entry[0](channel, base)
+  } catch (error) {
+    // An answer quoted in the error may quote the key too (see redact-key.ts).
+    if (error instanceof Error) error.message = redactChannelKey(error.message, channel.key)
+    throw error
+  }
 }
 
 /** Where a channel's balance is asked: its own base URL, or the provider's balance host. */

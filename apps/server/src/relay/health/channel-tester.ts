@@ -5,6 +5,7 @@ import type { AppContext } from '../../app-context.ts'
 import { insertLogs, systemLog } from '../../db/repositories/logs-repository.ts'
 import type { ChannelsTable } from '../../db/schema.ts'
 import { toRoutedChannel } from '../routing/routed-channel.ts'
+import { redactChannelKey } from './redact-key.ts'
 
 export interface ChannelTestResult {
   ok: boolean
@@ -21,7 +22,8 @@ const TEST_TIMEOUT_MS = 60_000
 /**
  * Sends one small non-stream chat request through the channel's own adaptor (reference §5.8):
  * the requested model if the channel lists it, else gpt-3.5-turbo if listed, else its first model.
- * Records response_time and test_time and a test log (type 5); charges no quota.
+ * Records response_time (0 when the test failed) and test_time and a test log (type 5); charges no
+ * quota. What the upstream said is passed on without the channel's key (redact-key.ts).
  */
 export async function testChannel(
   context: AppContext,
@@ -40,12 +42,14 @@ export async function testChannel(
         ? 'gpt-3.5-turbo'
         : (models[0] ?? '')
   const started = Date.now()
-  const finish = async (ok: boolean, message: string, disableChannel = false): Promise<ChannelTestResult> => {
+  const finish = async (ok: boolean, said: string, disableChannel = false): Promise<ChannelTestResult> => {
     const elapsed = Date.now() - started
     const now = Math.floor(Date.now() / 1000)
+    const message = redactChannelKey(said, row.key)
+    // A failed test has no response time: its elapsed time made a dead channel look fast.
     await context.db
       .updateTable('channels')
-      .set({ response_time: elapsed, test_time: now })
+      .set({ response_time: ok ? elapsed : 0, test_time: now })
       .where('id', '=', row.id)
       .execute()
     await insertLogs(context.logDb, [

@@ -43,6 +43,10 @@ function startSmtpServer(messages: string[]): Promise<{ server: Server; port: nu
   )
 }
 
+// Some providers quote the key they refuse in full: root's notice must not carry it. The mock lets
+// it in, and a fault refuses it quoting it.
+const QUOTED_KEY = 'sk-quoted-bad-key-0042'
+
 describe('notifying root when a channel is disabled', () => {
   let server: TestApp
   let mock: MockUpstream
@@ -53,7 +57,7 @@ describe('notifying root when a channel is disabled', () => {
   const pushed: Array<Record<string, string>> = []
 
   beforeAll(async () => {
-    mock = await startMockUpstream({ apiKeys: ['good-key'] })
+    mock = await startMockUpstream({ apiKeys: ['good-key', QUOTED_KEY] })
     const started = await startSmtpServer(emails)
     smtp = started.server
     pusher = createHttpServer((request, response) => {
@@ -92,10 +96,15 @@ describe('notifying root when a channel is disabled', () => {
   })
 
   async function disableThroughTest(name: string): Promise<void> {
+    mock.addFault({
+      match: { keyContains: QUOTED_KEY },
+      status: 401,
+      body: { error: { message: `Incorrect API key provided: ${QUOTED_KEY}.`, code: 'invalid_api_key' } },
+    })
     await root.post('/api/channel/', {
       name,
       type: 50,
-      key: 'bad-key',
+      key: QUOTED_KEY,
       base_url: `${mock.url}/v1`,
       models: ['gpt-4o-mini'],
     })
@@ -109,6 +118,10 @@ describe('notifying root when a channel is disabled', () => {
     expect(emails).toHaveLength(1)
     expect(emails[0]).toContain('root@example.com')
     expect(emails[0]).toMatch(/Channel mailed \(#\d+\) has been disabled/)
+    // Quoted-printable: long lines carry soft breaks.
+    const body = emails[0]!.replace(/=\r\n/g, '')
+    expect(body).toContain('Incorrect API key provided: [channel key]')
+    expect(body).not.toContain(QUOTED_KEY)
   })
 
   it('uses Message Pusher instead when it is configured', async () => {
@@ -122,6 +135,8 @@ describe('notifying root when a channel is disabled', () => {
     expect(pushed).toHaveLength(1)
     expect(pushed[0]).toMatchObject({ token: 'push-secret' })
     expect(pushed[0].title).toMatch(/Channel pushed \(#\d+\) has been disabled/)
+    expect(pushed[0].content).toContain('[channel key]')
+    expect(JSON.stringify(pushed[0])).not.toContain(QUOTED_KEY)
     expect(emails).toHaveLength(1)
   })
 })

@@ -56,13 +56,25 @@ export async function createChannels(context: AppContext, rows: readonly NewChan
 
 /** Applies a patch (full or status/priority/weight) and rebuilds the abilities from the result. */
 export async function updateChannelById(context: AppContext, id: number, patch: ChannelPatch): Promise<void> {
-  await context.db.transaction().execute(async (trx) => {
+  const status = await context.db.transaction().execute(async (trx) => {
     if (Object.keys(patch).length > 0) await updateChannel(trx, id, patch)
     const channel = await findChannelById(trx, id)
     if (!channel) throw notFound('channel not found')
     await rebuildAbilities(trx, channel)
+    return channel.status
   })
+  if (patch.status === ChannelStatus.enabled && status === ChannelStatus.enabled)
+    await forgetFailures(context, id)
   await announce(context, [id])
+}
+
+/**
+ * A channel enabled again starts its failure count afresh: failures counted before (some arrive
+ * after the count that disabled it was cleared) disabled a re-enabled channel after fewer than
+ * CHANNEL_DISABLE_FAILURE_COUNT new ones.
+ */
+async function forgetFailures(context: AppContext, id: number): Promise<void> {
+  await context.channelHealth?.channelEnabled(id)
 }
 
 /**
@@ -94,6 +106,7 @@ export async function moveChannelStatus(
     const current = await findChannelById(trx, id)
     return current?.status === to ? 'already-there' : 'left'
   })
+  if (outcome === 'moved' && to === ChannelStatus.enabled) await forgetFailures(context, id)
   if (outcome === 'moved') await announce(context, [id])
   if (outcome === 'already-there') context.relay.router.scheduleReload()
   return outcome === 'moved'

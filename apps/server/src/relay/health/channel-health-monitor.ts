@@ -7,6 +7,7 @@ import type { RoutedChannel } from '../routing/routed-channel.ts'
 import type { ChannelHealth } from './channel-health.ts'
 import type { FailureWindow } from './failure-window.ts'
 import { notifyRoot } from './notify-root.ts'
+import { redactChannelKey } from './redact-key.ts'
 
 /**
  * Automatic disabling (reference §2.6) made less trigger-happy: only errors that mean the
@@ -37,7 +38,7 @@ export class ChannelHealthMonitor implements ChannelHealth {
     await this.disable(
       channel.id,
       channel.name,
-      `${recent} failures in ${this.windowSeconds}s, last: ${error.message}`,
+      `${recent} failures in ${this.windowSeconds}s, last: ${redactChannelKey(error.message, channel.key)}`,
     )
   }
 
@@ -55,6 +56,10 @@ export class ChannelHealthMonitor implements ChannelHealth {
     } catch (error) {
       this.logger.error({ err: error }, `disabling channel #${id} failed`)
     }
+  }
+
+  async channelEnabled(id: number): Promise<void> {
+    await this.failures.forget(id)
   }
 
   async enable(id: number, name: string): Promise<void> {

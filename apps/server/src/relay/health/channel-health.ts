@@ -8,4 +8,6 @@ export interface ChannelHealth {
   disable(id: number, name: string, reason: string): Promise<void>
   /** Sets status 1 and tells root, if the program disabled the channel and it still is. */
   enable(id: number, name: string): Promise<void>
+  /** The channel was enabled (by hand or by the program): failures counted before no longer count. */
+  channelEnabled(id: number): Promise<void>
 }

@@ -18,8 +18,13 @@ export function registerModelRoutes(
     created: CATALOGUE_MODEL_CREATED,
     owned_by: owners.get(id) ?? 'custom',
   })
-  const available = (caller: RelayCaller) =>
-    caller.token.models ? [...caller.token.models].sort() : services.router.modelsForGroup(caller.user.group)
+  // A token's model list narrows what its group's channels serve; it never adds to it (a model
+  // no channel serves for the group was listed, and a request for it answered 503).
+  const available = (caller: RelayCaller) => {
+    const served = services.router.modelsForGroup(caller.user.group)
+    const allowed = caller.token.models
+    return allowed ? served.filter((model) => allowed.has(model)) : served
+  }
 
   app.get('/v1/models', async (request, reply) => {
     try {

@@ -311,13 +311,19 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
     expect(all.data[0]).toMatchObject({ object: 'model', owned_by: expect.any(String) })
     expect(await client.models.retrieve('gpt-4o-mini')).toMatchObject({ id: 'gpt-4o-mini', object: 'model' })
 
-    const limited = fixture.openai((await fixture.createToken({ models: 'gpt-4o-mini,tts-1' })).key)
+    // A token's list narrows what the group's channels serve, never adds to it: a model no channel
+    // serves was listed (and a chat with it answered 503).
+    const limited = fixture.openai(
+      (await fixture.createToken({ models: 'gpt-4o-mini,tts-1,not-served-model' })).key,
+    )
     expect((await limited.models.list()).data.map((model) => model.id)).toEqual(['gpt-4o-mini', 'tts-1'])
+    expect(await relayFailure(limited.models.retrieve('not-served-model'))).toMatchObject({ status: 404 })
     const hidden = await relayFailure(limited.models.retrieve('dall-e-3'))
     expect(hidden).toMatchObject({ status: 404, error: { code: 'model_not_found' } })
     expect(hidden.requestId).toBeTruthy()
     expect(await relayFailure(client.models.retrieve('no-such-model'))).toMatchObject({ status: 404 })
     // An id with a slash (OpenRouter's, Together's) is found whether the client encodes it or not.
+    await fixture.addChannel({ models: ['openai/gpt-4o'] })
     const routed = (await fixture.createToken({ models: 'openai/gpt-4o,gpt-4o-mini' })).key
     for (const path of ['/v1/models/openai/gpt-4o', '/v1/models/openai%2Fgpt-4o']) {
       const response = await get(path, routed)

@@ -1,7 +1,8 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockUpstream, startMockUpstream } from '../../../../../tools/mock-upstream/src/server.ts'
+import { freePort } from '../../testing/free-port.ts'
 import { ApiClient, registerAndLogin } from '../../testing/http-client.ts'
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../testing/test-app.ts'
 
@@ -43,6 +44,17 @@ describe('the proxy route for channel type 43', () => {
         response.on('close', () => {
           clearTimeout(timer)
           slowClosedAt = Date.now()
+        })
+        return
+      }
+      if (request.url === '/echo-body') {
+        const chunks: Buffer[] = []
+        request.on('data', (chunk: Buffer) => chunks.push(chunk))
+        request.on('end', () => {
+          response.writeHead(200, { 'content-type': 'application/json' })
+          response.end(
+            JSON.stringify({ method: request.method, body: Buffer.concat(chunks).toString('utf8') }),
+          )
         })
         return
       }
@@ -117,6 +129,55 @@ describe('the proxy route for channel type 43', () => {
     expect(metrics).toMatch(
       new RegExp(
         `oneapi_relay_requests_total\\{channel="${gatewayLikeChannelId}",model="oneapi-proxy",status="200"\\} \\d+`,
+      ),
+    )
+  })
+
+  it('passes a GET request body on, as one-api does (Fastify reads none for GET)', async () => {
+    const key = await keyOf('root')
+    const QUERY = '{"query":{"match_all":{}}}'
+    // fetch refuses a body on GET; node:http sends it, as search APIs' clients do.
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const call = httpRequest(
+        `${server.baseUrl}/v1/oneapi/proxy/${gatewayLikeChannelId}/echo-body`,
+        {
+          method: 'GET',
+          headers: {
+            authorization: `Bearer ${key}`,
+            'content-type': 'application/json',
+            'content-length': String(Buffer.byteLength(QUERY)),
+          },
+        },
+        (reply) => {
+          let text = ''
+          reply.on('data', (chunk) => {
+            text += chunk
+          })
+          reply.on('end', () => resolve({ status: reply.statusCode ?? 0, body: text }))
+        },
+      )
+      call.on('error', reject)
+      call.end(QUERY)
+    })
+    expect(answer.status, answer.body).toBe(200)
+    expect(JSON.parse(answer.body)).toEqual({ method: 'GET', body: QUERY })
+  })
+
+  it('counts a call whose target could not be reached under its channel in /metrics', async () => {
+    const dead = `http://127.0.0.1:${await freePort()}`
+    expect(
+      (await root.post('/api/channel/', { name: 'dead-target', type: 43, key: 'k', base_url: dead })).status,
+    ).toBe(200)
+    const deadId = (await root.get('/api/channel/search?keyword=dead-target')).body.data[0].id
+    const response = await fetch(`${server.baseUrl}/v1/oneapi/proxy/${deadId}/anything`, {
+      headers: { authorization: `Bearer ${await keyOf('root')}` },
+    })
+    expect(response.status).toBe(502)
+    expect((await response.json()).error).toMatchObject({ code: 'do_request_failed' })
+    const metrics = await (await fetch(`${server.baseUrl}/metrics`)).text()
+    expect(metrics).toMatch(
+      new RegExp(
+        `oneapi_relay_requests_total\\{channel="${deadId}",model="oneapi-proxy",status="502"\\} 1\\n`,
       ),
     )
   })

@@ -8,6 +8,8 @@ import { systemLog } from '../../db/repositories/logs-repository.ts'
 import { readChannelId } from '../auth/channel-id.ts'
 import { RelayError, sendRelayError } from '../auth/relay-error.ts'
 import { authenticateRelay } from '../auth/token-auth.ts'
+import { RELAY_BODY_LIMIT } from '../front/relay-front.ts'
+import { readRequestBody } from '../front/request-reader.ts'
 import type { RelayServices } from '../relay-services.ts'
 
 /** The model name proxy requests are priced and logged under (ModelRatio key). */
@@ -68,7 +70,16 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
       const quota = ceilQuota(
         ratio * 1000 * resolveGroupRatio(caller.user.group, context.options.ratios('GroupRatio')),
       )
-      const reserved = await services.ledger.reserve(caller.token.id, caller.user.id, quota)
+      let reserved: Awaited<ReturnType<typeof services.ledger.reserve>>
+      try {
+        reserved = await services.ledger.reserve(caller.token.id, caller.user.id, quota)
+      } catch {
+        throw new RelayError(
+          503,
+          'The gateway could not reserve quota for this request: its database did not answer. Try again shortly',
+          'billing_unavailable',
+        )
+      }
       if (!reserved.ok)
         throw new RelayError(
           403,
@@ -81,7 +92,7 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
       }
       headers.authorization = channel.key
       const target = (channel.base_url ?? '').replace(/\/+$/, '') + request.url.replace(PREFIX, '')
-      const body = Buffer.isBuffer(request.body) && request.body.length > 0 ? request.body : undefined
+      const body = await requestBody(request)
       let response: Awaited<ReturnType<typeof services.upstream.send>>
       const callStartedAfter = seconds()
       try {
@@ -94,12 +105,15 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
         })
       } catch {
         await services.ledger.refund(reserved.reservation)
-        throw new RelayError(
+        // The channel was tried: counted under it, as the relay counts a failed request.
+        services.metrics.recordRequest(String(channel.id), PROXY_MODEL_NAME, 'proxy', 502, seconds(), 0)
+        const unreachable = new RelayError(
           502,
           'The proxy target could not be reached',
           'do_request_failed',
           'upstream_error',
         )
+        return sendRelayError(reply, unreachable, request.id)
       }
       reply.code(response.statusCode)
       for (const [name, value] of Object.entries(response.headers)) {
@@ -141,10 +155,27 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
       })
       return reply.send(response.body)
     } catch (error) {
-      // Refused before the target answered: counted like the relay's refusals.
+      // Refused before the target was tried: counted like the relay's refusals.
       const status = error instanceof RelayError ? error.status : 500
       services.metrics.recordRequest('none', 'none', 'proxy', status, seconds(), 0)
       return sendRelayError(reply, error, request.id)
     }
   })
+}
+
+/**
+ * The request's body, as the client's bytes. Fastify reads none for GET (nor HEAD): a GET with a
+ * body (a search API's query, say) is read here, so it reaches the target as one-api passes it.
+ */
+async function requestBody(request: FastifyRequest): Promise<Buffer | undefined> {
+  if (Buffer.isBuffer(request.body)) return request.body.length > 0 ? request.body : undefined
+  const raw = request.raw
+  const hasBody = Number(raw.headers['content-length']) > 0 || raw.headers['transfer-encoding'] !== undefined
+  if (request.method !== 'GET' || !hasBody || raw.readableEnded) return undefined
+  const body = await new Promise<Buffer | 'too-large'>((resolve) =>
+    readRequestBody(raw, RELAY_BODY_LIMIT, resolve),
+  )
+  if (body === 'too-large')
+    throw new RelayError(413, 'The request body is too large', 'request_too_large', 'invalid_request_error')
+  return body.length > 0 ? body : undefined
 }

@@ -445,7 +445,10 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
     })
     expect(unknown.status).toBe(404)
     expect(await unknown.json()).toMatchObject({
-      error: { message: 'Invalid URL (GET /v1/no-such-endpoint)', type: 'invalid_request_error' },
+      error: {
+        message: `Invalid URL (GET /v1/no-such-endpoint) (request id: ${unknown.headers.get(REQUEST_ID)})`,
+        type: 'invalid_request_error',
+      },
     })
   })
 

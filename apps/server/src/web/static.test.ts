@@ -41,7 +41,9 @@ describe('serving the built console', () => {
     expect(await api.json()).toEqual({ success: false, message: 'Invalid URL (GET /api/nope)' })
     const relay = await fetch(`${server.baseUrl}/v1/nope`, { method: 'POST' })
     expect(relay.status).toBe(404)
-    expect((await relay.json()).error.message).toBe('Invalid URL (POST /v1/nope)')
+    expect((await relay.json()).error.message).toBe(
+      `Invalid URL (POST /v1/nope) (request id: ${relay.headers.get('x-oneapi-request-id')})`,
+    )
   })
 
   it('tags every response with a request id', async () => {

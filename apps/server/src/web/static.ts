@@ -31,9 +31,10 @@ export async function installWebConsole(app: FastifyInstance, distPath?: string)
       return reply.status(404).send({ success: false, message: `Invalid URL (${request.method} ${path})` })
     }
     if (path.startsWith('/v1/') || path.startsWith('/dashboard/')) {
+      // With its request id, as every relay error message carries it.
       return reply.status(404).send({
         error: {
-          message: `Invalid URL (${request.method} ${path})`,
+          message: `Invalid URL (${request.method} ${path}) (request id: ${request.id})`,
           type: 'invalid_request_error',
           param: null,
           code: null,

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { MainSchema } from '../../db/schema.ts'
+import { withinTime } from '../../platform/time-limit.ts'
 
 /** How a ledger write on PostgreSQL or MySQL is tried (see withRetries). */
 export interface RetryPolicy {
@@ -47,20 +48,12 @@ export async function withRetries<T>(
 ): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await withinTime(db.connection().execute(work), policy.attemptTimeoutMs)
+      const attempt = await withinTime(db.connection().execute(work), policy.attemptTimeoutMs)
+      if (!attempt.finished) throw new WriteAttemptTimedOut(policy.attemptTimeoutMs)
+      return attempt.value
     } catch (error) {
       if (attempt >= policy.delays.length) throw error
       await new Promise((resolve) => setTimeout(resolve, policy.delays[attempt]))
     }
   }
-}
-
-/** `work`'s outcome, or WriteAttemptTimedOut after `ms` (work's own failure is then ignored). */
-function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new WriteAttemptTimedOut(ms)), ms)
-  })
-  work.catch(() => {})
-  return Promise.race([work, timedOut]).finally(() => clearTimeout(timer))
 }

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
 import { clientIpResolver } from '../../http/client-ip.ts'
 import { generateRequestId } from '../../http/request-id.ts'
+import { withinTime } from '../../platform/time-limit.ts'
 import { RelayError, shuttingDown } from '../auth/relay-error.ts'
 import { createRelayHandler } from '../pipeline/relay-handler.ts'
 import type { RelayServices } from '../relay-services.ts'
@@ -127,16 +128,7 @@ export function createRelayFront(
       closing = true
     },
     async drained(timeoutMs) {
-      let timer: NodeJS.Timeout | undefined
-      const timedOut = new Promise<false>((resolve) => {
-        timer = setTimeout(() => resolve(false), timeoutMs)
-      })
-      const done = Promise.all([...inFlight]).then(() => true)
-      try {
-        return await Promise.race([done, timedOut])
-      } finally {
-        clearTimeout(timer)
-      }
+      return (await withinTime(Promise.all([...inFlight]), timeoutMs)).finished
     },
   }
 }

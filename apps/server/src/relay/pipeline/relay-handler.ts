@@ -14,6 +14,7 @@ import type { Reservation } from '../../billing/ledger/ledger.ts'
 import { resolvePricing } from '../../billing/pricing/resolve-pricing.ts'
 import { type CostInput, estimatePromptTokens, reservationFor } from '../../billing/request-cost.ts'
 import { findChannelById } from '../../db/repositories/channels-repository.ts'
+import { withinTime } from '../../platform/time-limit.ts'
 import { RelayError } from '../auth/relay-error.ts'
 import { authenticateRelay, checkModelAllowed } from '../auth/token-auth.ts'
 import { sendAnswer, sendRelayErrorAnswer } from '../front/client-response.ts'
@@ -141,13 +142,12 @@ async function serve(
   // the database is unreachable a refund is tried again for up to a minute (write-retries.ts): the
   // next channel, or the client's error answer, waits for it REFUND_WAIT_MS at most, and it goes on
   // in the background.
-  const refund = (reservation: Reservation) =>
-    waitAtMost(
-      REFUND_WAIT_MS,
-      services.ledger.refund(reservation).catch((error: unknown) => {
-        hooks.ledgerFailed(error, 'refunding a reservation', state.requestId)
-      }),
-    )
+  const refund = async (reservation: Reservation) => {
+    const refunding = services.ledger.refund(reservation).catch((error: unknown) => {
+      hooks.ledgerFailed(error, 'refunding a reservation', state.requestId)
+    })
+    await withinTime(refunding, REFUND_WAIT_MS)
+  }
   const group = caller.user.group
   const excluded = new Set<number>()
   const attempts = caller.pinnedChannelId ? 1 : 1 + Math.max(0, options.number('RetryTimes'))
@@ -361,13 +361,4 @@ function recordMetrics(
     Number(total) / 1e9,
     Number(state.upstreamNanos) / 1e9,
   )
-}
-
-/** Resolves when `work` does, or after `ms`, whichever comes first; `work` never rejects. */
-function waitAtMost(ms: number, work: Promise<void>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined
-  const elapsed = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms)
-  })
-  return Promise.race([work, elapsed]).finally(() => clearTimeout(timer))
 }

@@ -57,6 +57,26 @@ describe('channel test, automatic disabling and enabling, balance', () => {
     const list = await root.get('/api/channel/search?keyword=' + encodeURIComponent(name))
     return list.body.data[0].id
   }
+  /** One chat request through channel `id`, pinned by root's token `key` (`<key>-<channel id>`). */
+  const relayPinned = (key: string, id: number) =>
+    fetch(`${server.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}-${id}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+    })
+
+  const statusOf = async (id: number): Promise<number> =>
+    (await root.get(`/api/channel/${id}`)).body.data.status
+
+  /** The channel's status once it left `from` (disabling follows the failure's answer), or after a second. */
+  async function statusAfterLeaving(id: number, from: number): Promise<number> {
+    let status = await statusOf(id)
+    for (let attempt = 0; attempt < 50 && status === from; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      status = await statusOf(id)
+    }
+    return status
+  }
 
   it('tests a channel with gpt-3.5-turbo by default, records the time and a test log, charges nothing', async () => {
     const id = await createChannel('tested', 'good-key')
@@ -121,11 +141,7 @@ describe('channel test, automatic disabling and enabling, balance', () => {
     const token = await root.post('/api/token/', { name: 'flaky-relay', unlimited_quota: true })
     expect(token.status).toBe(200)
     const relayOnce = async () => {
-      const answer = await fetch(`${server.baseUrl}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token.body.data.key}-${id}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
-      })
+      const answer = await relayPinned(token.body.data.key, id)
       // The client is not told its own key is wrong (401), nor shown the upstream's message.
       expect(answer.status).toBe(503)
       const text = await answer.text()
@@ -134,37 +150,24 @@ describe('channel test, automatic disabling and enabling, balance', () => {
       expect(mock.requests.at(-1)?.headers.authorization).toBe('Bearer wrong-key')
     }
     await relayOnce()
-    expect((await root.get(`/api/channel/${id}`)).body.data.status).toBe(1)
+    expect(await statusOf(id)).toBe(1)
     await relayOnce()
-    let status = 1
-    for (let attempt = 0; attempt < 50 && status === 1; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 20))
-      status = (await root.get(`/api/channel/${id}`)).body.data.status
-    }
-    expect(status).toBe(3)
+    expect(await statusAfterLeaving(id, 1)).toBe(3)
     // Fixing the key and testing brings a program-disabled channel back.
     await root.put('/api/channel/', { id, key: 'good-key' })
     await root.get(`/api/channel/test/${id}`)
-    expect((await root.get(`/api/channel/${id}`)).body.data.status).toBe(1)
+    expect(await statusOf(id)).toBe(1)
     // A manually disabled channel stays disabled even when its test passes.
     await root.put('/api/channel/', { id, status: 2 })
     await root.get(`/api/channel/test/${id}`)
-    expect((await root.get(`/api/channel/${id}`)).body.data.status).toBe(2)
+    expect(await statusOf(id)).toBe(2)
   })
 
   it('counts failures afresh once a channel is enabled again by hand', async () => {
     await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' })
     const id = await createChannel('recount', 'wrong-key-recount')
     const token = await root.post('/api/token/', { name: 'recount-relay', unlimited_quota: true })
-    const relayOnce = async () => {
-      const answer = await fetch(`${server.baseUrl}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token.body.data.key}-${id}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
-      })
-      expect(answer.status).toBe(503)
-    }
-    const status = async () => (await root.get(`/api/channel/${id}`)).body.data.status
+    const relayOnce = async () => expect((await relayPinned(token.body.data.key, id)).status).toBe(503)
     // One failure of the two that disable it; then an administrator disables and enables it again.
     await relayOnce()
     expect((await root.put('/api/channel/?status_only=true', { id, status: 2 })).status).toBe(200)
@@ -172,12 +175,9 @@ describe('channel test, automatic disabling and enabling, balance', () => {
     // The failure before no longer counts: one more does not disable it.
     await relayOnce()
     await new Promise((resolve) => setTimeout(resolve, 200))
-    expect(await status()).toBe(1)
+    expect(await statusOf(id)).toBe(1)
     await relayOnce()
-    for (let attempt = 0; attempt < 50 && (await status()) === 1; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
-    expect(await status()).toBe(3)
+    expect(await statusAfterLeaving(id, 1)).toBe(3)
   })
 
   it('never overwrites a status an administrator set while a test or a failure was in flight', async () => {
@@ -186,24 +186,24 @@ describe('channel test, automatic disabling and enabling, balance', () => {
     // Disabled by hand after a test-all run read it as program-disabled, whose test then passed.
     await root.put('/api/channel/', { id, status: 2 })
     await monitor.enable(id, 'hand-set')
-    expect((await root.get(`/api/channel/${id}`)).body.data.status).toBe(2)
+    expect(await statusOf(id)).toBe(2)
     // Failures that arrive after a hand disable do not turn it into a program disable (which
     // automatic enabling would later lift).
     await monitor.disable(id, 'hand-set', 'late failure')
-    expect((await root.get(`/api/channel/${id}`)).body.data.status).toBe(2)
+    expect(await statusOf(id)).toBe(2)
     // The program's own switches still work on the statuses they are for.
     await root.put('/api/channel/', { id, status: 1 })
     await monitor.disable(id, 'hand-set', 'key refused')
-    expect((await root.get(`/api/channel/${id}`)).body.data.status).toBe(3)
+    expect(await statusOf(id)).toBe(3)
     await monitor.enable(id, 'hand-set')
-    expect((await root.get(`/api/channel/${id}`)).body.data.status).toBe(1)
+    expect(await statusOf(id)).toBe(1)
   })
 
   it('disables at once a channel whose explicit test proves its key is rejected', async () => {
     const id = await createChannel('revoked', 'wrong-key')
     const result = await root.get(`/api/channel/test/${id}`)
     expect(result.body.success).toBe(false)
-    expect((await root.get(`/api/channel/${id}`)).body.data.status).toBe(3)
+    expect(await statusOf(id)).toBe(3)
   })
 
   it('tests all channels, or only the disabled ones, in the background, one run at a time', async () => {
@@ -232,7 +232,7 @@ describe('channel test, automatic disabling and enabling, balance', () => {
     expect(await testLogs(enabled)).toBe(0)
     expect(await testLogs(programDisabled)).toBe(1)
     // Its test passed and the program had disabled it: it is back.
-    expect((await root.get(`/api/channel/${programDisabled}`)).body.data.status).toBe(1)
+    expect(await statusOf(programDisabled)).toBe(1)
     // A channel slower than ChannelDisableThreshold seconds is disabled by a test-all run.
     await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' })
     await root.put('/api/option/', { key: 'ChannelDisableThreshold', value: '1' })
@@ -244,8 +244,8 @@ describe('channel test, automatic disabling and enabling, balance', () => {
       await root.put('/api/option/', { key: 'ChannelDisableThreshold', value: '5' })
       mock.clearFaults()
     }
-    expect((await root.get(`/api/channel/${slow}`)).body.data.status).toBe(3)
-    expect((await root.get(`/api/channel/${enabled}`)).body.data.status).toBe(1)
+    expect(await statusOf(slow)).toBe(3)
+    expect(await statusOf(enabled)).toBe(1)
     expect(await testLogs(enabled)).toBe(1)
     expect(await testLogs(programDisabled)).toBe(2)
     expect((await root.get(`/api/channel/${enabled}`)).body.data.test_time).toBeGreaterThan(0)

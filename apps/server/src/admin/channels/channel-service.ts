@@ -56,15 +56,13 @@ export async function createChannels(context: AppContext, rows: readonly NewChan
 
 /** Applies a patch (full or status/priority/weight) and rebuilds the abilities from the result. */
 export async function updateChannelById(context: AppContext, id: number, patch: ChannelPatch): Promise<void> {
-  const status = await context.db.transaction().execute(async (trx) => {
+  await context.db.transaction().execute(async (trx) => {
     if (Object.keys(patch).length > 0) await updateChannel(trx, id, patch)
     const channel = await findChannelById(trx, id)
     if (!channel) throw notFound('channel not found')
     await rebuildAbilities(trx, channel)
-    return channel.status
   })
-  if (patch.status === ChannelStatus.enabled && status === ChannelStatus.enabled)
-    await forgetFailures(context, id)
+  if (patch.status === ChannelStatus.enabled) await forgetFailures(context, id)
   await announce(context, [id])
 }
 

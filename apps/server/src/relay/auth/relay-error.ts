@@ -34,6 +34,17 @@ export class RelayError extends Error {
 export const shuttingDown = () =>
   new RelayError(503, 'The gateway is shutting down; retry on another node', 'shutting_down')
 
+/**
+ * The database did not take a request's reservation, after its retries (write-retries.ts): nothing
+ * was sent upstream, and the client may try again (it got a bare 500 before).
+ */
+export const billingUnavailable = () =>
+  new RelayError(
+    503,
+    'The gateway could not reserve quota for this request: its database did not answer. Try again shortly',
+    'billing_unavailable',
+  )
+
 /** Answers a RelayError in OpenAI's shape; anything else is rethrown for the error handler. */
 export function sendRelayError(
   reply: {

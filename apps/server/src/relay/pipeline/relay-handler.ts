@@ -15,7 +15,7 @@ import { resolvePricing } from '../../billing/pricing/resolve-pricing.ts'
 import { type CostInput, estimatePromptTokens, reservationFor } from '../../billing/request-cost.ts'
 import { findChannelById } from '../../db/repositories/channels-repository.ts'
 import { withinTime } from '../../platform/time-limit.ts'
-import { RelayError } from '../auth/relay-error.ts'
+import { billingUnavailable, RelayError } from '../auth/relay-error.ts'
 import { authenticateRelay, checkModelAllowed } from '../auth/token-auth.ts'
 import { sendAnswer, sendRelayErrorAnswer } from '../front/client-response.ts'
 import type { RelayServices } from '../relay-services.ts'
@@ -199,14 +199,8 @@ async function serve(
     try {
       reserved = await services.ledger.reserve(caller.token.id, caller.user.id, amount)
     } catch (error) {
-      // The database did not take the reservation, after its retries (write-retries.ts): nothing
-      // was sent upstream, and the client may try again (it got a bare 500 before).
       hooks.ledgerFailed(error, 'reserving quota', state.requestId)
-      throw new RelayError(
-        503,
-        'The gateway could not reserve quota for this request: its database did not answer. Try again shortly',
-        'billing_unavailable',
-      )
+      throw billingUnavailable()
     }
     if (!reserved.ok) {
       throw new RelayError(

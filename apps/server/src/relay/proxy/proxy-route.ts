@@ -6,7 +6,7 @@ import { ceilQuota } from '../../billing/pricing/quota.ts'
 import { findChannelById } from '../../db/repositories/channels-repository.ts'
 import { systemLog } from '../../db/repositories/logs-repository.ts'
 import { readChannelId } from '../auth/channel-id.ts'
-import { RelayError, sendRelayError } from '../auth/relay-error.ts'
+import { billingUnavailable, RelayError, sendRelayError } from '../auth/relay-error.ts'
 import { authenticateRelay } from '../auth/token-auth.ts'
 import { RELAY_BODY_LIMIT } from '../front/relay-front.ts'
 import { readRequestBody } from '../front/request-reader.ts'
@@ -73,12 +73,9 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
       let reserved: Awaited<ReturnType<typeof services.ledger.reserve>>
       try {
         reserved = await services.ledger.reserve(caller.token.id, caller.user.id, quota)
-      } catch {
-        throw new RelayError(
-          503,
-          'The gateway could not reserve quota for this request: its database did not answer. Try again shortly',
-          'billing_unavailable',
-        )
+      } catch (error) {
+        request.log.error({ err: error, reqId: request.id }, 'the ledger failed reserving quota')
+        throw billingUnavailable()
       }
       if (!reserved.ok)
         throw new RelayError(

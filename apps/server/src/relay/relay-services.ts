@@ -36,7 +36,13 @@ export async function createRelayServices(
   )
   await router.load()
   router.reloadEvery(config.SYNC_FREQUENCY * 1000)
-  const ledger = new Ledger(db, sqlite)
+  const ledger = new Ledger(db, sqlite, {
+    onSettlementDelayed: (error, pair, round) =>
+      logger.error(
+        { err: error, settlement: { ...pair, channels: Object.fromEntries(pair.channels) } },
+        `the charge of served requests has not reached the database after ${round} rounds of tries (about a minute each); still trying`,
+      ),
+  })
   const logWriter = new LogWriter(
     logDb,
     (error) => logger.error({ err: error }, 'writing consume logs failed; will retry'),
@@ -77,7 +83,14 @@ export async function createRelayServices(
       // Each part is closed even when one before it fails: the logs are flushed whatever happens.
       try {
         router.close()
-        ledger.close()
+        // A database out of reach now keeps charges waiting: they get the shutdown's time too.
+        const lost = await ledger.close(config.SHUTDOWN_TIMEOUT * 1000)
+        for (const settlement of lost) {
+          logger.error(
+            { settlement },
+            'stopping with charges the database never took: the reservation is given back when a sweep finds this node stopped, so these requests go unbilled',
+          )
+        }
         await holds.close()
       } finally {
         try {

@@ -198,7 +198,7 @@ describe.each(servers)('Ledger on %s: a short database outage', (dialect, server
       const url = new URL(scratch.dsn!)
       url.port = String(partition.port)
       const handle = openDatabase<MainSchema>(parseDatabaseTarget(url.toString(), ''), options)
-      const quick = new Ledger(handle.db, undefined, { writeAttemptTimeoutMs: 300 })
+      const quick = new Ledger(handle.db, undefined, { attemptTimeoutMs: 300 })
       try {
         const warm = await quick.reserve(1, 1, 10)
         if (!warm.ok) throw new Error('refused')
@@ -258,5 +258,62 @@ describe.each(servers)('Ledger on %s: a short database outage', (dialect, server
       }
     },
     15_000,
+  )
+
+  // One round of a settlement's tries takes about a minute in production; here, a fraction of a second.
+  const shortRounds = { settlementRetries: { delays: [20, 50], attemptTimeoutMs: 500 } }
+
+  it.skipIf(!serverUrl)(
+    'a settlement the database does not take for several rounds of tries is applied once it is back',
+    async () => {
+      const delayed: number[] = []
+      const patient = new Ledger(throughCut.db, undefined, {
+        ...shortRounds,
+        onSettlementDelayed: (_error, pair, round) => delayed.push(round, pair.actual),
+      })
+      const before = await balances()
+      const reserved = await patient.reserve(1, 1, 500)
+      if (!reserved.ok) throw new Error('refused')
+      await outage()
+      let settled = false
+      const settlement = patient.settle(reserved.reservation, 40, 0).then(() => {
+        settled = true
+      })
+      // Before, the charge was given up after one round: the requests went unbilled.
+      await new Promise((resolve) => setTimeout(resolve, 1_500))
+      expect(settled).toBe(false)
+      expect(delayed.slice(0, 4)).toEqual([1, 40, 2, 40])
+      partition.restore()
+      await settlement
+      expect(await balances()).toEqual({
+        user: {
+          quota: before.user.quota - 40,
+          used_quota: before.user.used_quota + 40,
+          request_count: before.user.request_count + 1,
+        },
+        token: { remain_quota: before.token.remain_quota - 40, used_quota: before.token.used_quota + 40 },
+        held: before.held,
+      })
+    },
+  )
+
+  it.skipIf(!serverUrl)(
+    'a node stopping while the database is out waits for its charges, then names those it gives up',
+    async () => {
+      const stopping = new Ledger(throughCut.db, undefined, shortRounds)
+      const before = await balances()
+      const reserved = await stopping.reserve(1, 1, 500)
+      if (!reserved.ok) throw new Error('refused')
+      await outage()
+      const settlement = stopping.settle(reserved.reservation, 40, 7)
+      const started = Date.now()
+      const lost = await stopping.close(400)
+      expect(Date.now() - started).toBeGreaterThanOrEqual(390)
+      expect(lost).toEqual([{ tokenId: 1, userId: 1, channelId: 7, reserved: 500, cost: 40, requests: 1 }])
+      await expect(settlement).rejects.toThrow()
+      partition.restore()
+      // The reservation stays held by the stopped node, for a sweep to give back.
+      expect(await balances()).toMatchObject({ held: { amount: before.held.amount + 500 } })
+    },
   )
 })

@@ -65,7 +65,7 @@ describe('Ledger on SQLite: reservations committed in batches', () => {
     observer = new SqliteDatabase(path, { readonly: true })
   })
   afterEach(async () => {
-    for (const each of ledgers) each.close()
+    for (const each of ledgers) await each.close()
     for (const each of handles) await each.close()
     observer?.close()
     rmSync(directory, { recursive: true, force: true })
@@ -249,7 +249,7 @@ describe('Ledger on SQLite: reservations committed in batches', () => {
     await ledger.settle(earlier, 100, 0)
     const queued = [ledger.reserve(tokenId, userId, 300), ledger.reserve(tokenId, userId, 300)]
 
-    ledger.close()
+    await ledger.close()
 
     expect(token(tokenId)).toMatchObject({ remain_quota: 300, used_quota: 700 })
     expect(user(userId)).toEqual({ quota: 300, used_quota: 100, request_count: 1 })

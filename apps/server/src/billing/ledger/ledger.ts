@@ -3,7 +3,7 @@ import type SqliteDatabase from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import { isMysql, isSqlite } from '../../db/repositories/log-totals.ts'
 import type { MainSchema } from '../../db/schema.ts'
-import { ServerLedgerWrites } from './server-ledger-writes.ts'
+import { type LostSettlement, type ServerLedgerOptions, ServerLedgerWrites } from './server-ledger-writes.ts'
 import {
   prepareSqliteLedger,
   type ReservationOutcome,
@@ -94,15 +94,15 @@ export class Ledger implements ChargeQueue {
   /** This process among the gateway's nodes: the quota it holds is recorded under it (quota-holds.ts). */
   readonly nodeId = randomUUID()
 
-  /** `options.writeAttemptTimeoutMs`: PostgreSQL and MySQL, when not the default (tests). */
+  /** `serverOptions`: how the writes are tried on PostgreSQL and MySQL (see ServerLedgerOptions). */
   constructor(
     db: Kysely<MainSchema>,
     private readonly sqlite?: SqliteDatabase.Database,
-    options: { writeAttemptTimeoutMs?: number } = {},
+    serverOptions: ServerLedgerOptions = {},
   ) {
     if (sqlite) this.prepared = prepareSqliteLedger(sqlite, this.nodeId)
     else if (!isSqlite(db)) {
-      this.serverWrites = new ServerLedgerWrites(db, this.nodeId, !isMysql(db), options.writeAttemptTimeoutMs)
+      this.serverWrites = new ServerLedgerWrites(db, this.nodeId, !isMysql(db), serverOptions)
     }
   }
 
@@ -204,12 +204,15 @@ export class Ledger implements ChargeQueue {
   }
 
   /**
-   * Commits what is queued (see flushSettlements), waiting for the write lock if need be; throws
-   * if the commit failed. Should the query builder hold the connection in a transaction, the
-   * commit follows right after that one.
+   * SQLite: commits what is queued (see flushSettlements), waiting for the write lock if need be;
+   * throws if the commit failed. Should the query builder hold the connection in a transaction,
+   * the commit follows right after that one.
+   * PostgreSQL and MySQL: waits up to `waitMs` for the settlements and refunds still being tried,
+   * and returns those that never reached the database (see ServerLedgerWrites.close).
    */
-  close(): void {
+  async close(waitMs = 0): Promise<LostSettlement[]> {
     this.flush(true)
+    return (await this.serverWrites?.close(waitMs)) ?? []
   }
 
   private flush(evenWhileOtherWrites: boolean): boolean {

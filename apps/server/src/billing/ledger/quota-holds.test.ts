@@ -38,7 +38,7 @@ describe.each(testDialects())('quota held by nodes on %s', (dialect) => {
     errors.length = 0
   })
   afterEach(async () => {
-    for (const ledger of ledgers.splice(0)) ledger.close()
+    for (const ledger of ledgers.splice(0)) await ledger.close()
     await handle?.close()
     await scratch?.drop()
     rmSync(directory, { recursive: true, force: true })

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { MainSchema } from '../../db/schema.ts'
+import { withinTime } from '../../platform/time-limit.ts'
 import { reserveOnMysql, settleOnMysql } from './mysql-ledger-statements.ts'
 import { PairBatches } from './pair-batches.ts'
 import { reserveOnPostgres, settleOnPostgres } from './postgres-ledger-statements.ts'
@@ -20,6 +21,25 @@ interface QueuedSettlement {
   settlement: Settlement
   resolve(): void
   reject(error: unknown): void
+}
+
+export interface ServerLedgerOptions {
+  /** How long one try of a write may take, when not the policies' (tests). */
+  attemptTimeoutMs?: number
+  /** One round of a settlement's tries, when not SETTLEMENT_RETRIES (tests). */
+  settlementRetries?: RetryPolicy
+  /** A settlement failed a whole round of tries (`round` of them so far); it is tried again. */
+  onSettlementDelayed?: (error: unknown, pair: PairSettlement, round: number) => void
+}
+
+/** A settlement or refund given up on as the node stopped (a refund costs 0 and counts no request). */
+export interface LostSettlement {
+  tokenId: number
+  userId: number
+  channelId: number
+  reserved: number
+  cost: number
+  requests: number
 }
 
 /** A token and user pair's settlements summed: what one write applies for all of them. */
@@ -67,17 +87,41 @@ export class ServerLedgerWrites {
 
   private readonly reservationRetries: RetryPolicy
   private readonly settlementRetries: RetryPolicy
+  /** Settlements and refunds not applied yet (queued or being tried): what close() waits for. */
+  private readonly unsettled = new Map<QueuedSettlement, Promise<void>>()
+  /** Set once close() stops waiting: a settlement failing after that is given up. */
+  private givingUp = false
 
-  /** `attemptTimeoutMs`: how long one try of a write may take, when not the policies' (tests). */
   constructor(
     private readonly db: Kysely<MainSchema>,
     private readonly nodeId: string,
     private readonly postgres: boolean,
-    attemptTimeoutMs?: number,
+    private readonly options: ServerLedgerOptions = {},
   ) {
-    const timeout = attemptTimeoutMs === undefined ? {} : { attemptTimeoutMs }
+    const timeout =
+      options.attemptTimeoutMs === undefined ? {} : { attemptTimeoutMs: options.attemptTimeoutMs }
     this.reservationRetries = { ...RESERVATION_RETRIES, ...timeout }
-    this.settlementRetries = { ...SETTLEMENT_RETRIES, ...timeout }
+    this.settlementRetries = { ...(options.settlementRetries ?? SETTLEMENT_RETRIES), ...timeout }
+  }
+
+  /**
+   * Waits up to `waitMs` for the settlements and refunds not yet applied (a database out of reach
+   * while the node stops), then gives them up and returns them. Their reservations stay held under
+   * this node until a sweep takes it for dead and gives them back: those requests go unbilled.
+   */
+  async close(waitMs: number): Promise<LostSettlement[]> {
+    if (this.unsettled.size > 0) await withinTime(Promise.allSettled(this.unsettled.values()), waitMs)
+    this.givingUp = true
+    return [...this.unsettled.keys()].map(
+      ({ settlement: [tokenId, userId, channelId, reserved, cost, requests] }) => ({
+        tokenId,
+        userId,
+        channelId,
+        reserved,
+        cost,
+        requests,
+      }),
+    )
   }
 
   reserve(tokenId: number, userId: number, amount: number, now: number): Promise<ReservationOutcome> {
@@ -88,9 +132,15 @@ export class ServerLedgerWrites {
 
   /** A settlement, or a refund (cost 0, not counted, no channel). */
   settle(settlement: Settlement): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.settlements.add(pairKey(settlement[0], settlement[1]), { settlement, resolve, reject })
+    let item!: QueuedSettlement
+    const done = new Promise<void>((resolve, reject) => {
+      item = { settlement, resolve, reject }
     })
+    this.unsettled.set(item, done)
+    const forget = () => this.unsettled.delete(item)
+    done.then(forget, forget)
+    this.settlements.add(pairKey(settlement[0], settlement[1]), item)
+    return done
   }
 
   /**
@@ -151,7 +201,8 @@ export class ServerLedgerWrites {
           .executeTakeFirst()
         return row !== undefined
       })
-      if (landed) await this.settle([tokenId, userId, 0, amount, 0, 0])
+      // Not awaited: the refund may wait out an outage, and the pair's reservations need not.
+      if (landed) this.settle([tokenId, userId, 0, amount, 0, 0]).catch(() => {})
     } catch {
       // Left held, as said above; the requests were refused and their callers told why.
     }
@@ -170,15 +221,32 @@ export class ServerLedgerWrites {
         pair.channels.set(channelId, (pair.channels.get(channelId) ?? 0) + actual)
     }
     try {
-      const writeId = this.nextWriteId()
-      await this.guardedWrite(tokenId, userId, this.settlementRetries, true, (db) =>
-        this.postgres
-          ? settleOnPostgres(db, this.nodeId, pair, writeId)
-          : settleOnMysql(db, this.nodeId, pair, writeId),
-      )
+      await this.applyWhileRunning(pair, this.nextWriteId())
       for (const item of items) item.resolve()
     } catch (error) {
       for (const item of items) item.reject(error)
+    }
+  }
+
+  /**
+   * A settlement's requests were served: their charge is tried for as long as this node runs (the
+   * same write, so it still lands once), in rounds of the settlement policy. The pair's later
+   * settlements wait behind it meanwhile, and its reservation stays held.
+   */
+  private async applyWhileRunning(pair: PairSettlement, writeId: number): Promise<void> {
+    const { tokenId, userId } = pair
+    for (let round = 1; ; round++) {
+      try {
+        await this.guardedWrite(tokenId, userId, this.settlementRetries, true, (db) =>
+          this.postgres
+            ? settleOnPostgres(db, this.nodeId, pair, writeId)
+            : settleOnMysql(db, this.nodeId, pair, writeId),
+        )
+        return
+      } catch (error) {
+        if (this.givingUp) throw error
+        this.options.onSettlementDelayed?.(error, pair, round)
+      }
     }
   }
 

@@ -12,7 +12,7 @@ export interface RetryPolicy {
 
 // A reservation's client is waiting for it: a few seconds of retries in all. A settlement's client
 // has its answer already, and its charge must not be lost to a database that restarts or fails
-// over: about a minute. A try normally takes milliseconds; one that waits seconds is stuck (a
+// over: rounds of about a minute, for as long as the node runs (ServerLedgerWrites). A try normally takes milliseconds; one that waits seconds is stuck (a
 // connection whose server stopped answering, a lock held by a stuck transaction).
 export const RESERVATION_RETRIES: RetryPolicy = { delays: [20, 100, 500, 2_000], attemptTimeoutMs: 5_000 }
 export const SETTLEMENT_RETRIES: RetryPolicy = {

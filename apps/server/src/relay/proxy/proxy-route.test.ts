@@ -133,35 +133,40 @@ describe('the proxy route for channel type 43', () => {
     )
   })
 
-  it('passes a GET request body on, as one-api does (Fastify reads none for GET)', async () => {
-    const key = await keyOf('root')
-    const QUERY = '{"query":{"match_all":{}}}'
-    // fetch refuses a body on GET; node:http sends it, as search APIs' clients do.
-    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const call = httpRequest(
-        `${server.baseUrl}/v1/oneapi/proxy/${gatewayLikeChannelId}/echo-body`,
-        {
-          method: 'GET',
-          headers: {
-            authorization: `Bearer ${key}`,
-            'content-type': 'application/json',
-            'content-length': String(Buffer.byteLength(QUERY)),
+  it.each(['content-length', 'chunked'])(
+    'passes a GET request body (%s) on, as one-api does (Fastify reads none for GET)',
+    async (framing) => {
+      const key = await keyOf('root')
+      const QUERY = '{"query":{"match_all":{}}}'
+      const framingHeader =
+        framing === 'content-length'
+          ? { 'content-length': String(Buffer.byteLength(QUERY)) }
+          : { 'transfer-encoding': 'chunked' }
+      // fetch refuses a body on GET; node:http sends it, as search APIs' clients do (node:http
+      // frames a GET's body only when told how).
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const call = httpRequest(
+          `${server.baseUrl}/v1/oneapi/proxy/${gatewayLikeChannelId}/echo-body`,
+          {
+            method: 'GET',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...framingHeader },
           },
-        },
-        (reply) => {
-          let text = ''
-          reply.on('data', (chunk) => {
-            text += chunk
-          })
-          reply.on('end', () => resolve({ status: reply.statusCode ?? 0, body: text }))
-        },
-      )
-      call.on('error', reject)
-      call.end(QUERY)
-    })
-    expect(answer.status, answer.body).toBe(200)
-    expect(JSON.parse(answer.body)).toEqual({ method: 'GET', body: QUERY })
-  })
+          (reply) => {
+            let text = ''
+            reply.on('data', (chunk) => {
+              text += chunk
+            })
+            reply.on('end', () => resolve({ status: reply.statusCode ?? 0, body: text }))
+          },
+        )
+        call.on('error', reject)
+        call.write(QUERY)
+        call.end()
+      })
+      expect(answer.status, answer.body).toBe(200)
+      expect(JSON.parse(answer.body)).toEqual({ method: 'GET', body: QUERY })
+    },
+  )
 
   it('counts a call whose target could not be reached under its channel in /metrics', async () => {
     const dead = `http://127.0.0.1:${await freePort()}`

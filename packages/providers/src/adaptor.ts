@@ -130,6 +130,13 @@ export interface StreamTransformer {
   readonly completionTextLength: number
   /** True once the upstream itself sent `data: [DONE]` (false for streams cut short). */
   readonly upstreamCompleted: boolean
+  /**
+   * True once an event that answers has been returned: anything but a chunk that only opens the
+   * answer (a role and empty content), an error event or `[DONE]`. Until then the relay holds
+   * back what it was given, so that a stream failing before its answer begins can still be
+   * refunded and tried on another channel.
+   */
+  readonly answered: boolean
   /** An error object the upstream sent inside the stream, if any. */
   readonly streamError: UpstreamError | undefined
 }

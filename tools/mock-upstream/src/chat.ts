@@ -174,6 +174,15 @@ export function handleChat(
   }
   if (faults.streamError) return writeStream(response, STREAM_ERROR, faults)
   const build = () => chatStream(model, tool, pieces, finishReason, usage)
+  const errorAfter = faults.streamErrorAfter
+  if (errorAfter !== undefined) {
+    const answer = build()
+    const first = Math.min(errorAfter, answer.length)
+    const failing = script(first + 2, (index) =>
+      index < first ? answer.event(index) : STREAM_ERROR.event(index - first),
+    )
+    return writeStream(response, failing, faults)
+  }
   return writeStream(response, pieces <= JOIN_LIMIT ? remember(key, build) : build(), faults)
 }
 

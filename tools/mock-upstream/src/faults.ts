@@ -29,6 +29,10 @@ export interface FaultPlan {
   chunks?: number
   /** Streams: answer 200 with one error event and [DONE], as providers do when they fail after the headers. */
   streamError?: boolean
+  /** Streams: send this many events of the answer first, then the error event and [DONE]. */
+  streamErrorAfter?: number
+  /** Streams: keep the body open this long after the last event before ending it. */
+  holdOpenMs?: number
   /** Override prompt_tokens. */
   promptTokens?: number
   /** Report this many of the prompt tokens as read from the prompt cache (at most all of them). */
@@ -51,6 +55,8 @@ const DIRECTIVES: Record<string, keyof FaultPlan> = {
   'cut-after': 'cutAfterChunks',
   'no-usage': 'noUsage',
   'stream-error': 'streamError',
+  'error-after': 'streamErrorAfter',
+  'hold-open-ms': 'holdOpenMs',
   chunks: 'chunks',
   'prompt-tokens': 'promptTokens',
   'cached-tokens': 'cachedTokens',
@@ -147,6 +153,8 @@ export function parseFaultRule(input: unknown): FaultRule | string {
     'delayMs',
     'chunkDelayMs',
     'cutAfterChunks',
+    'streamErrorAfter',
+    'holdOpenMs',
     'chunks',
     'promptTokens',
     'images',

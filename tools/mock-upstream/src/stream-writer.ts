@@ -44,7 +44,8 @@ export async function writeStream(
   const delay = faults.chunkDelayMs ?? 0
   const cut = faults.cutAfterChunks
   const limit = cut === undefined ? script.length : Math.min(cut, script.length)
-  if (delay === 0 && cut === undefined && script.joined !== undefined) {
+  const holdOpen = faults.holdOpenMs ?? 0
+  if (delay === 0 && cut === undefined && holdOpen === 0 && script.joined !== undefined) {
     response.end(script.joined)
     return
   }
@@ -69,5 +70,7 @@ export async function writeStream(
     response.socket?.end()
     return
   }
-  response.end()
+  // A provider (or a proxy before it) that keeps the body open after its last event.
+  if (holdOpen > 0) await sleep(holdOpen)
+  if (!response.destroyed) response.end()
 }

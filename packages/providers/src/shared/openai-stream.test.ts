@@ -18,6 +18,35 @@ describe('OpenAI stream transformer', () => {
     expect(transformer.upstreamCompleted).toBe(false)
   })
 
+  it.each([
+    ['whole events', (events: string) => [events]],
+    ['CRLF lines, byte by byte', (events: string) => [...events.replaceAll('\n', '\r\n')]],
+  ])('tells an answer from a stream that only opened (%s)', (_shape, pieces) => {
+    const answeredAfter = (events: string, mode: 'chat' | 'completions' = 'chat') => {
+      const transformer = createOpenAiStreamTransformer({ mode, dropUsageChunk: true })
+      for (const piece of pieces(events)) transformer.push(Buffer.from(piece))
+      return transformer.answered
+    }
+    const opening = chunk({ role: 'assistant', content: '', refusal: null })
+    const error = `data: ${JSON.stringify({ error: { message: 'overloaded', type: 'server_error' } })}\n\n`
+    // OpenAI's opening chunk, an error event and [DONE] answer nothing: a failure after them may
+    // still move to another channel.
+    expect(answeredAfter(opening)).toBe(false)
+    expect(answeredAfter(`${opening}${error}data: [DONE]\n\n`)).toBe(false)
+    expect(answeredAfter(`${opening}${chunk({ content: 'Hi' })}`)).toBe(true)
+    // A first chunk that carries something besides its role answers at once.
+    expect(answeredAfter(chunk({ role: 'assistant', content: 'Hi' }))).toBe(true)
+    expect(answeredAfter(chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_1' }] }))).toBe(true)
+    expect(
+      answeredAfter(
+        `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`,
+      ),
+    ).toBe(true)
+    expect(
+      answeredAfter(`data: ${JSON.stringify({ choices: [{ text: 'Hi', index: 0 }] })}\n\n`, 'completions'),
+    ).toBe(true)
+  })
+
   it('never forwards anything after [DONE], nor a second [DONE]', () => {
     const { output } = run(`data: [DONE]\n\n${chunk({ content: 'late' })}data: [DONE]\n\n`, false)
     expect(output).toBe('data: [DONE]\n\n')

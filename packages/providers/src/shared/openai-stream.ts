@@ -120,9 +120,37 @@ function isBlank(chunk: Buffer, start: number, end: number): boolean {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
+/**
+ * True for a chunk that only opens the answer: every choice's delta holds its role and nothing else
+ * of substance (empty content, null refusal), with no finish reason and no usage. OpenAI starts
+ * every chat stream with one: `{"role":"assistant","content":"","refusal":null}`.
+ */
+function isOpeningOnly(payload: string): boolean {
+  let event: unknown
+  try {
+    event = JSON.parse(payload)
+  } catch {
+    return false
+  }
+  if (!isRecord(event) || isRecord(event.usage) || !Array.isArray(event.choices)) return false
+  if (event.choices.length === 0) return false
+  return event.choices.every(
+    (choice) =>
+      isRecord(choice) &&
+      choice.finish_reason == null &&
+      isRecord(choice.delta) &&
+      Object.entries(choice.delta).every(
+        ([key, value]) => key === 'role' || value === null || value === '' || isEmptyList(value),
+      ),
+  )
+}
+
+const isEmptyList = (value: unknown): boolean => Array.isArray(value) && value.length === 0
+
 class OpenAiStreamTransformer implements StreamTransformer {
   usage: Usage | undefined
   upstreamCompleted = false
+  answered = false
   streamError: UpstreamError | undefined
   private text = ''
   private textLength = 0
@@ -188,6 +216,8 @@ class OpenAiStreamTransformer implements StreamTransformer {
     // before anything is moved over it), so dropping the usage chunk costs no new buffer: it cost
     // 1.7 kB of garbage and 0.3-0.5 us a stream (StreamTransformer.push owns the chunk).
     let kept = 0
+    /** Forwarded events (where they were moved) that may only open the answer: see noteOpenings. */
+    let openings: number[] | undefined
     for (let index = 0; index < bounds.length; index += 2) {
       const eventStart = bounds[index]!
       const eventEnd = bounds[index + 1]!
@@ -201,10 +231,30 @@ class OpenAiStreamTransformer implements StreamTransformer {
         (done ? this.markDone() : this.judgeEvent(chunk, text, payloadStart, payloadEnd, markers))
       if (!forward) continue
       if (kept !== eventStart) chunk.copyWithin(kept, eventStart, eventEnd)
-      if (!done) this.hold(chunk, kept, kept + eventEnd - eventStart)
+      if (!done) {
+        this.hold(chunk, kept, kept + eventEnd - eventStart)
+        if (!this.answered && !anyWithin(markers.error, payloadStart, payloadEnd)) {
+          // An event without a role is an answer; one with a role is read below, unless an
+          // answer comes in this chunk anyway (only the first events of a stream get here).
+          const role = text.indexOf('"role"', payloadStart)
+          if (role === -1 || role >= payloadEnd) this.answered = true
+          else {
+            openings ??= []
+            openings.push(kept + DATA_PREFIX.length, kept + eventEnd - eventStart - 2)
+          }
+        }
+      }
       kept += eventEnd - eventStart
     }
+    if (!this.answered && openings) this.noteOpenings(chunk, openings)
     return kept === chunk.length ? chunk : chunk.subarray(0, kept)
+  }
+
+  /** Reads the forwarded events at `positions` (start, end pairs) for anything beyond an opening. */
+  private noteOpenings(chunk: Buffer, positions: number[]): void {
+    for (let index = 0; index < positions.length && !this.answered; index += 2) {
+      if (!isOpeningOnly(chunk.toString('utf8', positions[index], positions[index + 1]))) this.answered = true
+    }
   }
 
   private markDone(): boolean {
@@ -271,8 +321,12 @@ class OpenAiStreamTransformer implements StreamTransformer {
     }
     const payload = Buffer.from(event.data)
     const text = payload.toString('latin1')
-    if (this.judgeEvent(payload, text, 0, payload.length, findMarkers(text, this.options.mode === 'chat'))) {
+    const markers = findMarkers(text, this.options.mode === 'chat')
+    if (this.judgeEvent(payload, text, 0, payload.length, markers)) {
       this.hold(payload, 0, payload.length)
+      if (!this.answered && markers.error.length === 0) {
+        this.answered = !event.data.includes('"role"') || !isOpeningOnly(event.data)
+      }
       // An event of several data lines keeps them: each line goes out as a data line of its own.
       this.output += `data: ${event.data.replaceAll('\n', '\ndata: ')}\n\n`
     }

@@ -1,5 +1,5 @@
 import type { Adaptor, RelayRequest, StreamTransformer, UpstreamError } from '@one-api/providers'
-import { DONE_EVENT, isUpstreamError, localError, transportError } from '@one-api/providers'
+import { isUpstreamError, localError, transportError } from '@one-api/providers'
 import type { Reservation } from '../../billing/ledger/ledger.ts'
 import type { ResolvedPricing } from '../../billing/pricing/resolve-pricing.ts'
 import { type Charge, type CostInput, chargeFor } from '../../billing/request-cost.ts'
@@ -79,13 +79,18 @@ interface ClientSink extends StreamSink {
  * The client's side of a streamed answer: each upstream chunk goes through the adaptor's
  * transformer and straight to the client's socket; when the socket is full the upstream is
  * paused until it drains, so a slow client holds a constant amount of memory. The client's
- * response starts with the first event it is sent, so an upstream that breaks off before any
+ * response starts with the first event that answers (see StreamTransformer.answered; the opening
+ * chunk before it is held back), so an upstream that breaks off or reports an error before then
  * has sent the client nothing: the attempt failed, and another channel may serve the request.
+ * The response ends at the upstream's `[DONE]`, whether or not the upstream closes its body then.
  */
 class ClientStream implements ClientSink {
   private readonly notes: string[] = []
   private status = 200
   private began = false
+  private ended = false
+  /** What the transformer returned before the answer began: sent with its first event. */
+  private heldBack: Array<string | Buffer> = []
   private brokeOff: Error | undefined
   private upstreamRequestId: string | undefined
 
@@ -109,7 +114,10 @@ class ClientStream implements ClientSink {
     const output = this.transformer.push(chunk)
     if (output.length === 0) return true
     if (!this.began) {
-      if (this.carriesNothingYet(output)) return true
+      if (!this.transformer.answered) {
+        this.heldBack.push(output)
+        return true
+      }
       this.begin()
     }
     if (response.write(output)) return true
@@ -117,7 +125,14 @@ class ClientStream implements ClientSink {
     return false
   }
 
+  /** The upstream sent `[DONE]`: nothing more is for the client (see UpstreamExchange). */
+  get complete(): boolean {
+    return this.transformer.upstreamCompleted
+  }
+
   end(brokeOff: Error | undefined): void {
+    if (this.ended) return
+    this.ended = true
     const { state, transformer, notes } = this
     this.brokeOff = brokeOff
     if (brokeOff) {
@@ -130,8 +145,8 @@ class ClientStream implements ClientSink {
     const tail = transformer.finish(!brokeOff)
     const response = state.response
     if (response.destroyed) return
-    // No event reached the client, and a closing [DONE] alone would tell it nothing: see outcome().
-    if (!this.began && (tail.length === 0 || this.carriesNothingYet(tail))) return
+    // No answer reached the client, and what was held back would tell it nothing: see outcome().
+    if (!this.began && !transformer.answered) return
     if (!this.began) this.begin()
     if (!brokeOff) {
       response.end(tail)
@@ -164,17 +179,7 @@ class ClientStream implements ClientSink {
     return { kind: 'served', charge, notes: this.notes }
   }
 
-  /**
-   * True for what must not start the client's response: a lone [DONE], or the error event of a
-   * stream that failed before its first choice (the attempt fails then, is refunded and may move
-   * to another channel, where the client would otherwise get a 200 with only the error, billed).
-   * Read only before the response began.
-   */
-  private carriesNothingYet(output: string | Buffer): boolean {
-    if (output.length === DONE_EVENT.length && String(output) === DONE_EVENT) return true
-    return this.transformer.streamError !== undefined && !String(output).includes('"choices"')
-  }
-
+  /** Starts the client's response, with what was held back before the answer began. */
   private begin(): void {
     this.began = true
     const { response, requestId } = this.state
@@ -186,5 +191,8 @@ class ClientStream implements ClientSink {
     headers['x-accel-buffering'] = 'no'
     if (this.upstreamRequestId !== undefined) headers[UPSTREAM_REQUEST_ID] = this.upstreamRequestId
     response.writeHead(this.status, headers)
+    // Written in the same turn as what follows, so they leave in one socket write.
+    for (const output of this.heldBack) response.write(output)
+    this.heldBack = []
   }
 }

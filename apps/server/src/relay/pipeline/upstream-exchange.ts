@@ -16,6 +16,11 @@ export interface StreamSink {
    * last chunk, so the client's last chunk and its end leave in one socket write.
    */
   end(brokeOff: Error | undefined): void
+  /**
+   * True once the sink has had all the answer (an SSE stream's `[DONE]`): the call then ends
+   * without waiting for the upstream to close its body, which some hold open.
+   */
+  readonly complete?: boolean
 }
 
 export interface UpstreamHead {
@@ -41,6 +46,9 @@ export interface StreamedAnswer extends UpstreamHead {
 }
 
 export type UpstreamAnswer = BufferedAnswer | StreamedAnswer
+
+/** How long an upstream may keep its body open after the answer's end ([DONE]) before it is cut. */
+const AFTER_ANSWER_GRACE_MS = 1_000
 
 // Module-level functions, not per-call closures: each closure the hot path creates costs a little.
 const doNothing = (): void => {}
@@ -100,6 +108,10 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   private chunks: Buffer[] = []
   private streaming = false
   private resumeUpstream: () => void = doNothing
+  /** The sink had the whole answer before the upstream ended (see finishEarly). */
+  private finishedEarly = false
+  private upstreamEnded = false
+  private lingering: NodeJS.Timeout | undefined
 
   /** `sink`: set for stream (and speech) requests; used only for a 2xx answer it takes. */
   constructor(private readonly sink: StreamSink | undefined) {
@@ -145,12 +157,40 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
 
   onData(chunk: Buffer): boolean {
     // Data only follows onHeaders, which set resumeUpstream to the dispatcher's resume.
-    if (this.streaming) return this.sink!.write(chunk, this.resumeUpstream)
+    if (this.streaming) {
+      if (this.finishedEarly) return true
+      const more = this.sink!.write(chunk, this.resumeUpstream)
+      if (this.sink!.complete) this.finishEarly()
+      return more
+    }
     this.chunks.push(chunk)
     return true
   }
 
+  /**
+   * The sink has the whole answer before the upstream closed its body: the call is done now. The
+   * upstream's end usually follows in the same read; one that does not come within
+   * AFTER_ANSWER_GRACE_MS is not waited for (its connection is closed).
+   */
+  private finishEarly(): void {
+    this.finishedEarly = true
+    this.sink!.end(undefined)
+    this.resolve({ kind: 'streamed', ...this.head! })
+    queueMicrotask(() => {
+      if (this.upstreamEnded) return
+      this.lingering = setTimeout(
+        () => this.abortUpstream?.(new Error('the upstream kept its stream open after [DONE]')),
+        AFTER_ANSWER_GRACE_MS,
+      )
+    })
+  }
+
   onComplete(): void {
+    this.upstreamEnded = true
+    if (this.finishedEarly) {
+      clearTimeout(this.lingering)
+      return
+    }
     const head = this.head ?? { status: 502, headers: {} }
     if (this.streaming) {
       this.sink!.end(undefined)
@@ -163,6 +203,11 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   }
 
   onError(error: Error): void {
+    this.upstreamEnded = true
+    if (this.finishedEarly) {
+      clearTimeout(this.lingering)
+      return
+    }
     // Once the stream reached the client, a failure is the end of what it gets, not a failed attempt.
     if (this.streaming && this.head) {
       this.sink!.end(error)

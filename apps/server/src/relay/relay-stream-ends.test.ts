@@ -1,0 +1,98 @@
+import type OpenAI from 'openai'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
+import { testDialects } from '../testing/test-databases.ts'
+
+// How a stream's beginning and end are relayed: OpenAI opens every chat stream with a chunk that
+// only names the role, and some upstreams keep their body open after [DONE].
+const MODELS = ['se-error-after-role', 'se-cut-after-role', 'se-all-fail', 'se-held-open']
+
+describe.each(testDialects())('stream beginnings and ends on %s', (dialect) => {
+  let fixture: RelayFixture
+  let client: OpenAI
+  const count = (key: string) => fixture.requestsFor(key).length
+
+  /** A primary (priority 10) and a backup (priority 0) channel for `model`. */
+  async function pair(model: string) {
+    const primary = await fixture.addChannel({ models: [model], key: `sk-${model}-primary`, priority: 10 })
+    const backup = await fixture.addChannel({ models: [model], key: `sk-${model}-backup`, priority: 0 })
+    return { primary, backup, primaryKey: `sk-${model}-primary`, backupKey: `sk-${model}-backup` }
+  }
+
+  const stream = (model: string, target = client) =>
+    target.chat.completions.create({
+      model,
+      messages: [{ role: 'user', content: 'one two three' }],
+      stream: true,
+    })
+
+  beforeAll(async () => {
+    fixture = await RelayFixture.start(dialect, { RELAY_TIMEOUT: '2' })
+    await fixture.setPrices(
+      Object.fromEntries(MODELS.map((model) => [model, 1])),
+      Object.fromEntries(MODELS.map((model) => [model, 1])),
+    )
+    await fixture.setOption('RetryTimes', 1)
+    client = fixture.openai((await fixture.createToken()).key)
+  })
+  afterAll(async () => {
+    await fixture?.close()
+  })
+
+  it.each([
+    ['se-error-after-role', { streamErrorAfter: 1 }],
+    ['se-cut-after-role', { cutAfterChunks: 1 }],
+  ])(
+    'moves a stream that fails right after its opening role chunk (%s) to the next channel',
+    async (model, fault) => {
+      // The client was sent nothing yet but the role: before, that chunk began its answer, so the
+      // failure reached it as a 200 with an error (billed) or a cut stream, and was not failed over.
+      const { backup, primaryKey, backupKey } = await pair(model)
+      fixture.mock.addFault({ match: { keyContains: primaryKey }, ...fault })
+      const roles: string[] = []
+      let text = ''
+      for await (const chunk of await stream(model)) {
+        const delta = chunk.choices[0]?.delta
+        if (delta?.role) roles.push(delta.role)
+        text += delta?.content ?? ''
+      }
+      expect(text).toBe('Hello from the mock upstream')
+      // One opening chunk reached the client: the backup's, not the failed primary's as well.
+      expect(roles).toEqual(['assistant'])
+      expect([count(primaryKey), count(backupKey)]).toEqual([1, 1])
+      const logs = await fixture.waitForLogs({ model }, 1)
+      expect(logs.map((log) => log.channel_id)).toEqual([backup])
+    },
+  )
+
+  it('answers the upstream error and charges nothing when every channel fails after its opening chunk', async () => {
+    const token = await fixture.createToken({ remain_quota: 1_000_000 })
+    await pair('se-all-fail')
+    fixture.mock.addFault({ match: { model: 'se-all-fail' }, streamErrorAfter: 1 })
+    const answer = await relayFailure(stream('se-all-fail', fixture.openai(token.key)))
+    expect(answer.status).toBe(502)
+    expect(answer.error.message).toMatch(/^The server had an error while processing your request/)
+    expect(await fixture.consumeLogs({ model: 'se-all-fail' })).toHaveLength(0)
+    const row = await fixture.db
+      .selectFrom('tokens')
+      .select(['remain_quota', 'used_quota'])
+      .where('id', '=', token.id)
+      .executeTakeFirstOrThrow()
+    expect(row).toEqual({ remain_quota: 1_000_000, used_quota: 0 })
+  })
+
+  it("ends the client's stream at the upstream's [DONE], though the upstream keeps its body open", async () => {
+    // Before, the client's answer ended only when the upstream closed its body; with RELAY_TIMEOUT
+    // (2 s here) a complete answer was then cut as a broken stream.
+    await fixture.addChannel({ models: ['se-held-open'], key: 'sk-se-held-open' })
+    fixture.mock.addFault({ match: { model: 'se-held-open' }, holdOpenMs: 4_000 })
+    const started = Date.now()
+    let text = ''
+    for await (const chunk of await stream('se-held-open')) text += chunk.choices[0]?.delta?.content ?? ''
+    expect(text).toBe('Hello from the mock upstream')
+    expect(Date.now() - started).toBeLessThan(1_500)
+    const [log] = await fixture.waitForLogs({ model: 'se-held-open' }, 1)
+    expect(log.content).not.toMatch(/broke off|without \[DONE\]/)
+    expect(log.completion_tokens).toBeGreaterThan(0)
+  })
+})

@@ -11,6 +11,7 @@ import {
   updateChannel,
 } from '../../db/repositories/channels-repository.ts'
 import { notFound } from '../../http/errors.ts'
+import { CHANNEL_HEALTHY } from '../../relay/routing/channel-router.ts'
 
 /**
  * Channel writes. Each one changes the channel and rebuilds its abilities (the routing index) in
@@ -69,10 +70,12 @@ export async function updateChannelById(context: AppContext, id: number, patch: 
 /**
  * A channel enabled again starts its failure count afresh: failures counted before (some arrive
  * after the count that disabled it was cleared) disabled a re-enabled channel after fewer than
- * CHANNEL_DISABLE_FAILURE_COUNT new ones.
+ * CHANNEL_DISABLE_FAILURE_COUNT new ones. Its cool-down ends on every node too: it kept a channel
+ * an administrator had just tested and enabled again out of use for up to 5 minutes.
  */
 async function forgetFailures(context: AppContext, id: number): Promise<void> {
   await context.channelHealth?.channelEnabled(id)
+  await context.bus.publish(CHANNEL_HEALTHY, String(id), `channel #${id}`)
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Selectable } from 'kysely'
 import type { AppContext } from '../../app-context.ts'
 import { insertLogs, systemLog } from '../../db/repositories/logs-repository.ts'
 import type { ChannelsTable } from '../../db/schema.ts'
+import { CHANNEL_HEALTHY } from '../routing/channel-router.ts'
 import { toRoutedChannel } from '../routing/routed-channel.ts'
 import { redactChannelKey } from './redact-key.ts'
 
@@ -119,6 +120,8 @@ export async function applyTestResult(
   result: ChannelTestResult,
   slowerThanSeconds?: number,
 ): Promise<void> {
+  // A channel that answers its test is taken back into use at once, cooling down or not.
+  if (result.ok) await context.bus.publish(CHANNEL_HEALTHY, String(row.id), `channel #${row.id}`)
   const monitor = context.channelHealth
   if (!monitor) return
   const { options } = context

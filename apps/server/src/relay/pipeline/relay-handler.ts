@@ -155,6 +155,8 @@ async function serve(
   /** The channel whose failure lastError is: the final answer is counted under it. */
   let lastErrorChannel = 0
   let unpriced: string | undefined
+  /** The channel whose retryable failure the next attempt, if one is made, moves away from. */
+  let movingFrom: { channel: string; model: string } | undefined
   let unsupported: RoutedChannel | undefined
   // A channel this gateway cannot serve (no adaptor for its type, no price for its model) is
   // skipped without using up one of the request's attempts.
@@ -184,6 +186,9 @@ async function serve(
       continue
     }
     attempt += 1
+    // Counted once another channel is actually tried (not when none was left to try).
+    if (movingFrom) services.metrics.recordRetry(movingFrom.channel, movingFrom.model)
+    movingFrom = undefined
     checkProviderLimits(state.mode, mappedModel, facts.json)
     const cost: CostInput = {
       mode: state.mode,
@@ -273,7 +278,7 @@ async function serve(
     if (coolsDown(outcome.error)) services.router.reportFailure(channel.id)
     context.channelHealth?.reportFailure(channel, outcome.error)
     if (state.clientGone || !outcome.error.retryable) break
-    if (attempt < attempts) services.metrics.recordRetry(labels.channel, labels.model)
+    movingFrom = labels
   }
   if (state.clientGone) {
     // Counted as nginx counts a client that closed its request (499), since nothing was served.

@@ -7,6 +7,11 @@ import { ChannelCooldowns } from './channel-cooldowns.ts'
 import { type RoutedChannel, toRoutedChannel } from './routed-channel.ts'
 
 export const CHANNEL_CHANGED = 'channel-changed'
+/**
+ * A channel shown to work again (enabled by hand or by the program, or a passing test): every node
+ * forgets its cool-down, as a served request would.
+ */
+export const CHANNEL_HEALTHY = 'channel-healthy'
 
 interface Tier {
   priority: number
@@ -38,6 +43,7 @@ export class ChannelRouter {
     private readonly random: () => number = Math.random,
   ) {
     bus.subscribe(CHANNEL_CHANGED, () => this.scheduleReload())
+    bus.subscribe(CHANNEL_HEALTHY, (id) => this.cooldowns.succeeded(Number(id)))
   }
 
   async load(): Promise<void> {

@@ -93,8 +93,8 @@ describe('graceful shutdown of the server process', () => {
   function billing(databasePath: string) {
     const after = new SqliteDatabase(databasePath, { readonly: true })
     const logs = after
-      .prepare('select completion_tokens, quota, is_stream from logs where type = 2')
-      .all() as Array<{ completion_tokens: number; quota: number }>
+      .prepare('select completion_tokens, quota, is_stream, content from logs where type = 2')
+      .all() as Array<{ completion_tokens: number; quota: number; content: string }>
     const user = after.prepare('select request_count, used_quota from users where id = 1').get() as {
       request_count: number
       used_quota: number
@@ -154,6 +154,8 @@ describe('graceful shutdown of the server process', () => {
     expect(logs).toHaveLength(1)
     expect(logs[0].completion_tokens).toBeGreaterThan(0)
     expect(logs[0].completion_tokens).toBeLessThan(40)
+    // The gateway cut it, not its client (the log used to blame the client).
+    expect(logs[0].content).toContain('cut when the gateway shut down')
     expect(user).toEqual({ request_count: 1, used_quota: logs[0].quota })
     expect(token.used_quota).toBe(logs[0].quota)
   }, 60_000)

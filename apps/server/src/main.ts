@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     logger.info(`${signal} received: finishing in-flight requests (up to ${config.SHUTDOWN_TIMEOUT}s)`)
     const deadline = setTimeout(() => {
       logger.warn('shutdown deadline reached: closing remaining connections')
+      runtime.context.relay.connectionsCut = true
       app.server.closeAllConnections()
     }, config.SHUTDOWN_TIMEOUT * 1000)
     deadline.unref()

@@ -20,6 +20,11 @@ export interface RelayServices {
   logWriter: LogWriter
   upstream: UpstreamClient
   metrics: RelayMetrics
+  /**
+   * Set by the shutdown just before it closes the connections still open (main.ts): their
+   * requests were cut by the gateway, not by their clients, and their logs say so.
+   */
+  connectionsCut: boolean
   close(): Promise<void>
 }
 
@@ -79,6 +84,7 @@ export async function createRelayServices(
     logWriter,
     upstream,
     metrics: new RelayMetrics(),
+    connectionsCut: false,
     async close() {
       // Each part is closed even when one before it fails: the logs are flushed whatever happens.
       try {

@@ -22,7 +22,7 @@ import type { RelayServices } from '../relay-services.ts'
 import { type RoutedChannel, toRoutedChannel } from '../routing/routed-channel.ts'
 import { consumeLog } from './consume-log.ts'
 import { runAttempt } from './relay-attempt.ts'
-import type { RelayState } from './relay-state.ts'
+import { elapsedNanos, type RelayState } from './relay-state.ts'
 import { readRelayBody } from './request-body.ts'
 import { checkProviderLimits } from './request-limits.ts'
 import { UPSTREAM_REQUEST_ID } from './upstream-exchange.ts'
@@ -87,11 +87,14 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
         accept: request.headers.accept,
         response,
         upstreamNanos: 0n,
+        answeredAt: 0n,
         clientGone: false,
+        cutByShutdown: false,
       }
       response.on('close', () => {
         if (response.writableFinished) return
         state.clientGone = true
+        state.cutByShutdown = services.connectionsCut
         state.upstreamCall?.cancel(new Error('the client closed the connection'))
       })
       // A client that left while its body was read or its token looked up closed before the
@@ -254,6 +257,7 @@ async function serve(
     }
     const labels = { channel: String(channel.id), model: facts.model }
     if (outcome.kind === 'served') {
+      state.answeredAt = process.hrtime.bigint()
       services.router.reportSuccess(channel.id)
       const notes = outcome.notes
       try {
@@ -351,7 +355,7 @@ function recordMetrics(
   labels: { channel: string; model: string },
   status: number,
 ) {
-  const total = process.hrtime.bigint() - state.startedAt
+  const total = elapsedNanos(state)
   services.metrics.recordRequest(
     labels.channel,
     labels.model,

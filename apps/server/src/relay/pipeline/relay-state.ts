@@ -20,12 +20,31 @@ export interface RelayState {
   response: ServerResponse
   /** Nanoseconds spent waiting on upstreams, for the gateway-overhead metric. */
   upstreamNanos: bigint
+  /**
+   * When the client had its whole answer (0n until then): the request's elapsed time ends there,
+   * not after the charge is stored (a slow database is not the client's latency).
+   */
+  answeredAt: bigint
   /** Set when the client went away before its answer was complete. */
   clientGone: boolean
+  /** Set with clientGone when the gateway's shutdown closed the connection, not the client. */
+  cutByShutdown: boolean
   /** The upstream call in progress: cancelled when the client goes away. */
   upstreamCall?: UpstreamExchange
 }
 
+/** What a log says of a stream whose connection closed before its end. */
+export function disconnectNote(state: RelayState): string {
+  return state.cutByShutdown
+    ? 'cut when the gateway shut down (SHUTDOWN_TIMEOUT)'
+    : 'client disconnected before the end'
+}
+
+/** Nanoseconds from the request's arrival to its answer (or to now, for one not answered). */
+export function elapsedNanos(state: RelayState): bigint {
+  return (state.answeredAt || process.hrtime.bigint()) - state.startedAt
+}
+
 export function elapsedMilliseconds(state: RelayState): number {
-  return Number((process.hrtime.bigint() - state.startedAt) / 1_000_000n)
+  return Number(elapsedNanos(state) / 1_000_000n)
 }

@@ -109,13 +109,14 @@ describe('parseResponse', () => {
     })
   })
 
-  it('treats a success without the answer (no choices, no embeddings) as a retryable failure', () => {
+  it('treats a success without the answer (no choices, embeddings or moderation results) as a retryable failure', () => {
     const usage = { prompt_tokens: 3, completion_tokens: 0, total_tokens: 3 }
     for (const [mode, body] of [
       ['chat', '{}'],
       ['chat', JSON.stringify({ object: 'chat.completion', usage })],
       ['completions', JSON.stringify({ object: 'text_completion', usage })],
       ['embeddings', JSON.stringify({ object: 'list', usage })],
+      ['moderations', '{}'],
     ] as const) {
       expect(parse(jsonRelayRequest(mode, { model: 'm' }), body), `${mode} ${body}`).toMatchObject({
         kind: 'error',
@@ -127,6 +128,10 @@ describe('parseResponse', () => {
     // An answer that has its list is read as before, empty or not.
     const empty = JSON.stringify({ object: 'list', data: [], usage })
     expect(parse(jsonRelayRequest('embeddings', { model: 'm' }), empty)).toMatchObject({ kind: 'response' })
+    const moderation = JSON.stringify({ id: 'modr-1', model: 'm', results: [{ flagged: false }] })
+    expect(parse(jsonRelayRequest('moderations', { model: 'm' }), moderation)).toMatchObject({
+      kind: 'response',
+    })
   })
 
   it('refuses a JSON reply to a stream request', () => {

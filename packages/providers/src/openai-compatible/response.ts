@@ -125,6 +125,7 @@ const ANSWER_LISTS: Partial<Record<RelayRequest['mode'], string>> = {
   chat: 'choices',
   completions: 'choices',
   embeddings: 'data',
+  moderations: 'results',
 }
 
 /**

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
@@ -5,7 +7,7 @@ import { testDialects } from '../testing/test-databases.ts'
 
 // How a stream's beginning and end are relayed: OpenAI opens every chat stream with a chunk that
 // only names the role, and some upstreams keep their body open after [DONE].
-const MODELS = ['se-error-after-role', 'se-cut-after-role', 'se-all-fail', 'se-held-open']
+const MODELS = ['se-error-after-role', 'se-cut-after-role', 'se-all-fail', 'se-held-open', 'se-plain']
 
 describe.each(testDialects())('stream beginnings and ends on %s', (dialect) => {
   let fixture: RelayFixture
@@ -37,6 +39,35 @@ describe.each(testDialects())('stream beginnings and ends on %s', (dialect) => {
   })
   afterAll(async () => {
     await fixture?.close()
+  })
+
+  it('relays a stream whose upstream labels its events text/plain, as one-api does', async () => {
+    // Before, only text/event-stream was read as a stream: this one was gathered whole, then
+    // refused as invalid JSON (502).
+    const events = [
+      { choices: [{ index: 0, delta: { role: 'assistant', content: '' } }] },
+      { choices: [{ index: 0, delta: { content: 'plain ' } }] },
+      { choices: [{ index: 0, delta: { content: 'events' }, finish_reason: 'stop' }] },
+    ]
+    const upstream: Server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
+      response.end(`${events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join('')}data: [DONE]\n\n`)
+    })
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = (upstream.address() as AddressInfo).port
+      await fixture.addChannel({
+        models: ['se-plain'],
+        key: 'sk-se-plain',
+        base_url: `http://127.0.0.1:${port}`,
+      })
+      let text = ''
+      for await (const chunk of await stream('se-plain')) text += chunk.choices[0]?.delta?.content ?? ''
+      expect(text).toBe('plain events')
+      await fixture.waitForLogs({ model: 'se-plain' }, 1)
+    } finally {
+      await new Promise((resolve) => upstream.close(resolve))
+    }
   })
 
   it.each([

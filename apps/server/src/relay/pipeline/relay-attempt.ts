@@ -99,6 +99,15 @@ class ClientStream implements ClientSink {
     private readonly transformer: StreamTransformer,
   ) {}
 
+  /**
+   * A 2xx answer to a stream request is read as a stream unless it says it is JSON (an error, or
+   * an upstream that ignored `stream`), as one-api decides: some upstreams send their events as
+   * text/plain or with no Content-Type.
+   */
+  takes(contentType: string): boolean {
+    return !contentType.toLowerCase().includes('json')
+  }
+
   start(status: number, _contentType: string, upstreamRequestId: string | undefined): void {
     this.status = status
     this.upstreamRequestId = upstreamRequestId

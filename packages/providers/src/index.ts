@@ -1,5 +1,6 @@
 export * from './adaptor.ts'
 export { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
+export { withSystemPrompt } from './openai-compatible/request-body.ts'
 export { getAdaptor, supportedChannelTypes } from './registry.ts'
 export { relayModeFromPath } from './relay-mode.ts'
 export {

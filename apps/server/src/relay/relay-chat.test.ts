@@ -7,6 +7,9 @@ import { testDialects } from '../testing/test-databases.ts'
 const GENERATED = 'Hello from the mock upstream'
 // The upstream closes the connection after three events (the role chunk and two pieces), no [DONE].
 const CUT = 'cut-model+cut-after=3'
+// Upstreams that report no usage: the gateway counts the prompt itself.
+const LOCAL_PIRATE = 'pirate-local+no-usage'
+const LOCAL_PLAIN = 'plain-local+no-usage'
 
 describe.each(testDialects())('relay chat completions on %s', (dialect) => {
   let fixture: RelayFixture
@@ -19,7 +22,10 @@ describe.each(testDialects())('relay chat completions on %s', (dialect) => {
     await fixture.addChannel({ models: ['gpt-4o-mini', 'gpt-4o'] })
     await fixture.addChannel({ models: ['gpt-x'], model_mapping: { 'gpt-x': 'gpt-4o-mini' } })
     await fixture.addChannel({ models: ['gpt-4-turbo'], system_prompt: 'You are a pirate.' })
-    await fixture.setPrices({ [CUT]: 1 }, { [CUT]: 1 })
+    await fixture.addChannel({ models: [LOCAL_PIRATE], system_prompt: 'Arr! '.repeat(40) })
+    await fixture.addChannel({ models: [LOCAL_PLAIN] })
+    const prices = { [CUT]: 1, [LOCAL_PIRATE]: 1, [LOCAL_PLAIN]: 1 }
+    await fixture.setPrices(prices, prices)
     await fixture.addChannel({ models: [CUT] })
     key = (await fixture.createToken()).key
     client = fixture.openai(key)
@@ -275,5 +281,16 @@ describe.each(testDialects())('relay chat completions on %s', (dialect) => {
     const logs = await fixture.waitForLogs({ model: 'gpt-4-turbo' }, 2)
     expect(logs).toHaveLength(2)
     expect(logs.every((log) => Boolean(log.system_prompt_reset))).toBe(true)
+  })
+
+  it("counts the channel's forced system prompt when it counts a prompt itself", async () => {
+    // Before, the local count read the client's messages only: the forced prompt went unbilled.
+    const messages = [{ role: 'user' as const, content: 'ahoy' }]
+    await client.chat.completions.create({ model: LOCAL_PIRATE, messages })
+    await client.chat.completions.create({ model: LOCAL_PLAIN, messages })
+    const [pirate] = await fixture.waitForLogs({ model: LOCAL_PIRATE }, 1)
+    const [plain] = await fixture.waitForLogs({ model: LOCAL_PLAIN }, 1)
+    // 40 × "Arr! " is about 80 tokens, plus the system message's own.
+    expect(pirate.prompt_tokens - plain.prompt_tokens).toBeGreaterThanOrEqual(80)
   })
 })

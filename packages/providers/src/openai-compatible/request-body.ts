@@ -29,7 +29,7 @@ export function clientAskedForUsage(request: RelayRequest): boolean {
  * else it is prepended (reference §2.4 step 3).
  * https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages
  */
-function withSystemPrompt(messages: unknown, prompt: string): unknown[] {
+export function withSystemPrompt(messages: unknown, prompt: string): unknown[] {
   const list = Array.isArray(messages) ? messages : []
   const first = list[0]
   if (isRecord(first) && (first.role === 'system' || first.role === 'developer')) {

@@ -7,6 +7,7 @@ import {
   type RelayRequest,
   toOpenAiErrorBody,
   type UpstreamError,
+  withSystemPrompt,
 } from '@one-api/providers'
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
@@ -196,7 +197,9 @@ async function serve(
     const cost: CostInput = {
       mode: state.mode,
       model: mappedModel,
-      json: facts.json,
+      // What the upstream is sent, the channel's forced system prompt included, is what a local
+      // count must count.
+      json: promptAsSent(state.mode, facts.json, channel.systemPrompt),
       pricing,
       maxTokens: facts.maxTokens,
       approximate: options.boolean('ApproximateTokenEnabled'),
@@ -364,4 +367,14 @@ function recordMetrics(
     Number(total) / 1e9,
     Number(state.upstreamNanos) / 1e9,
   )
+}
+
+/** The request's JSON as the upstream gets it: a chat's messages with the channel's system prompt. */
+function promptAsSent(
+  mode: RelayMode,
+  json: Record<string, unknown> | undefined,
+  systemPrompt: string,
+): Record<string, unknown> | undefined {
+  if (mode !== 'chat' || !systemPrompt || !json) return json
+  return { ...json, messages: withSystemPrompt(json.messages, systemPrompt) }
 }

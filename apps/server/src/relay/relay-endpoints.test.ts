@@ -75,6 +75,14 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
       prompt_tokens: 4,
       completion_tokens: 0,
     })
+    // With a trailing slash too (it answered 501 "API not implemented"), asked upstream without it.
+    const slashed = await fetch(`${fixture.baseUrl}/v1/embeddings/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'text-embedding-3-small', input: 'one two' }),
+    })
+    expect(slashed.status).toBe(200)
+    expect(lastUpstream().path).toBe('/v1/embeddings')
   })
 
   it('reads an embedding asked for with "stream": true as the plain answer it is', async () => {
@@ -440,6 +448,11 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
       expect(body.error).toHaveProperty('param')
     }
     expect(await relayFailure(client.files.list())).toMatchObject({ status: 501 })
+    // The token is checked first, as one-api does: a bad key is told so, not that the API is missing.
+    const badKey = await fetch(`${fixture.baseUrl}/v1/files`, {
+      headers: { authorization: 'Bearer sk-wrong' },
+    })
+    expect(badKey.status).toBe(401)
     const unknown = await fetch(`${fixture.baseUrl}/v1/no-such-endpoint`, {
       headers: { authorization: `Bearer ${key}` },
     })

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../app-context.ts'
 import { RelayError, sendRelayError } from './auth/relay-error.ts'
+import { authenticateRelay } from './auth/token-auth.ts'
 import { registerBillingRoutes } from './billing-routes.ts'
 import { corsHeaders } from './front/client-response.ts'
 import { RELAY_BODY_LIMIT } from './front/relay-front.ts'
@@ -51,11 +52,18 @@ const UNSERVED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 
 /**
  * Every method and path under OpenAI's resources that no route above serves answers 501 (the
- * relayed POST endpoints never reach Fastify: the relay front serves them).
+ * relayed POST endpoints never reach Fastify: the relay front serves them), to a caller whose
+ * token is good, as one-api checks it first: a bad key gets its 401 here too.
  */
-function registerNotImplemented(relay: FastifyInstance): void {
-  const notImplemented = async (request: FastifyRequest, reply: FastifyReply) =>
-    sendRelayError(reply, new RelayError(501, 'API not implemented', 'api_not_implemented'), request.id)
+function registerNotImplemented(relay: FastifyInstance, services: RelayServices): void {
+  const notImplemented = async (request: FastifyRequest, reply: FastifyReply) => {
+    try {
+      await authenticateRelay(services.cache, request.headers.authorization, request.ip)
+      throw new RelayError(501, 'API not implemented', 'api_not_implemented')
+    } catch (error) {
+      return sendRelayError(reply, error, request.id)
+    }
+  }
   for (const resource of OPENAI_RESOURCES) {
     for (const url of [`/v1/${resource}`, `/v1/${resource}/*`]) {
       for (const method of UNSERVED_METHODS) {
@@ -119,7 +127,7 @@ export async function registerRelayRoutes(
     registerModelRoutes(relay, context, services)
     registerBillingRoutes(relay, context, services)
     registerProxyRoute(relay, context, services)
-    registerNotImplemented(relay)
+    registerNotImplemented(relay, services)
   })
   registerMetricsRoute(app, services.metrics.registry, context.config.METRICS_TOKEN)
 }

@@ -65,6 +65,11 @@ export function createRelayFront(
       let pathModel: string | undefined
       // The path the upstream is asked on: the request's own, but for the retired engines API.
       let upstreamPath = url
+      // `/v1/embeddings/` is `/v1/embeddings` (one-api's router redirects it there; it was a 501).
+      if (!mode && path.length > 1 && path.endsWith('/')) {
+        mode = RELAYED.get(path.slice(0, -1))
+        if (mode) upstreamPath = path.slice(0, -1) + (query === -1 ? '' : url.slice(query))
+      }
       if (!mode) {
         const engine = ENGINE_EMBEDDINGS.exec(path)
         if (!engine) return false

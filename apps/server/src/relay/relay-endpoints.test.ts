@@ -292,6 +292,17 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
       // whisper-1 costs ratio 15 per token of the transcribed text.
       expect(log.quota).toBe(log.prompt_tokens * 15)
     }
+    // An upload naming no model is billed as whisper-1, and the upstream is told so (it got no
+    // model field at all, and would refuse the upload or pick a model of its own).
+    const form = new FormData()
+    form.append('file', new Blob([audio], { type: 'audio/wav' }), 'speech.wav')
+    const unnamed = await fetch(`${fixture.baseUrl}/v1/audio/transcriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: form,
+    })
+    expect(unnamed.status).toBe(200)
+    expect(lastUpstream().body.toString('latin1')).toMatch(/name="model"\r\n\r\nwhisper-1\r\n/)
   })
 
   it('bills gpt-4o-transcribe by its audio and text tokens, with the completion ratio', async () => {

@@ -4,7 +4,7 @@
  */
 import type { RelayRequest } from '../adaptor.ts'
 import { isJsonWhitespace } from '../shared/json-scan.ts'
-import { replaceMultipartField } from '../shared/multipart.ts'
+import { readMultipartField, setMultipartField } from '../shared/multipart.ts'
 
 export interface PreparedBody {
   readonly body: Buffer | string
@@ -66,9 +66,11 @@ export function prepareBody(request: RelayRequest): PreparedBody {
   }
   const json = request.json
   if (json === undefined) {
-    if (!modelChanged) return original
-    const replaced = replaceMultipartField(request.body, request.contentType, 'model', request.mappedModel)
-    return replaced ? { ...original, body: replaced, rewritten: true } : original
+    // A multipart upload: the model field gets the model billed, as a JSON body does, also when
+    // the client sent none (the upstream would otherwise refuse it, or pick its own).
+    if (!modelChanged && readMultipartField(request.body, request.contentType, 'model')) return original
+    const set = setMultipartField(request.body, request.contentType, 'model', request.mappedModel)
+    return set ? { ...original, body: set, rewritten: true } : original
   }
   // Without include_usage, OpenAI streams carry no usage and billing would fall back to local
   // counting. https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { multipartBoundary, readMultipartField, replaceMultipartField } from './multipart.ts'
+import {
+  multipartBoundary,
+  readMultipartField,
+  replaceMultipartField,
+  setMultipartField,
+} from './multipart.ts'
 
 describe('multipart', () => {
   it('reads quoted and bare boundaries', () => {
@@ -32,5 +37,22 @@ describe('multipart', () => {
     expect(replaced?.toString()).toContain('name="Model"\r\n\r\nwhisper-2\r\n')
     expect(readMultipartField(replaced!, type, 'model')).toBe('mapped')
     expect(replaced?.toString().endsWith('filename="a.wav"\r\n\r\nRIFF\r\n--b--\r\n')).toBe(true)
+  })
+
+  it('adds a field the body lacks as a part of its own, before the others', () => {
+    const type = 'multipart/form-data; boundary=b'
+    const body = Buffer.from(
+      '--b\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\nRIFF\r\n--b--\r\n',
+    )
+    const set = setMultipartField(body, type, 'model', 'whisper-1')
+    expect(readMultipartField(set!, type, 'model')).toBe('whisper-1')
+    expect(set?.toString().endsWith(body.toString())).toBe(true)
+    // One it has is replaced, not added twice.
+    expect(
+      setMultipartField(set!, type, 'model', 'mapped')
+        ?.toString()
+        .match(/name="model"/g),
+    ).toHaveLength(1)
+    expect(setMultipartField(body, 'application/json', 'model', 'x')).toBeUndefined()
   })
 })

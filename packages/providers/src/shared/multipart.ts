@@ -68,3 +68,25 @@ export function replaceMultipartField(
   if (!field) return undefined
   return Buffer.concat([body.subarray(0, field.start), Buffer.from(value), body.subarray(field.end)])
 }
+
+/**
+ * Returns a new body with text field `name` set to `value`: its value replaced, or a part of its
+ * own added before the first when the body has none. Undefined for a body that is not multipart.
+ */
+export function setMultipartField(
+  body: Buffer,
+  contentType: string | undefined,
+  name: string,
+  value: string,
+): Buffer | undefined {
+  const replaced = replaceMultipartField(body, contentType, name, value)
+  if (replaced) return replaced
+  const boundary = multipartBoundary(contentType)
+  if (!boundary) return undefined
+  const first = body.indexOf(`--${boundary}`)
+  if (first === -1) return undefined
+  const part = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  )
+  return Buffer.concat([body.subarray(0, first), part, body.subarray(first)])
+}

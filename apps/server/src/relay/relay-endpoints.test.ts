@@ -211,7 +211,10 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toMatch(/^application\/json/)
     expect(((await response.json()) as { data: unknown[] }).data).toHaveLength(1)
-    expect(await fixture.logFor(response.headers.get(REQUEST_ID))).toMatchObject({ quota: 20_000 })
+    const log = await fixture.logFor(response.headers.get(REQUEST_ID))
+    expect(log).toMatchObject({ quota: 20_000 })
+    // It was answered as JSON, not as a stream (the log said it was streamed).
+    expect(Boolean(log.is_stream)).toBe(false)
   })
 
   it("refuses image and speech requests outside the model's limits, before any upstream call or charge", async () => {

@@ -37,7 +37,8 @@ export function consumeLog(
   pricing: ResolvedPricing,
   billedModel: string,
   charge: Charge,
-  notes: string[] = [],
+  notes: string[],
+  streamed: boolean,
 ): NewLog {
   const { caller } = state
   // Images and transcriptions billed by their reported output tokens used the completion ratio too.
@@ -61,7 +62,7 @@ export function consumeLog(
     channel_id: channel.id,
     request_id: state.requestId,
     elapsed_time: elapsedMilliseconds(state),
-    is_stream: state.facts.stream,
+    is_stream: streamed,
     system_prompt_reset: Boolean(channel.systemPrompt) && state.mode === 'chat',
     ip: state.clientIp,
   }

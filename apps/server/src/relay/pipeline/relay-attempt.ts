@@ -21,9 +21,12 @@ export interface AttemptInput {
   reservation: Reservation
 }
 
-/** `served`: the client got an answer (billing is the caller's job); `failed`: nothing was sent yet. */
+/**
+ * `served`: the client got an answer (billing is the caller's job), as a stream of events or not
+ * (an image model may answer a stream request with JSON); `failed`: nothing was sent yet.
+ */
 export type AttemptOutcome =
-  | { kind: 'served'; charge: Charge; notes: string[] }
+  | { kind: 'served'; charge: Charge; notes: string[]; streamed: boolean }
   | { kind: 'failed'; error: UpstreamError }
 
 /** One try against one channel. Never retries itself; never writes to the client on failure. */
@@ -67,7 +70,7 @@ export async function runAttempt(upstream: UpstreamClient, input: AttemptInput):
   const upstreamId = answer.headers[UPSTREAM_REQUEST_ID]
   const extra = upstreamId === undefined ? undefined : { [UPSTREAM_REQUEST_ID]: upstreamId }
   sendAnswer(state.response, state.requestId, answer.status, contentType, parsed.body, extra)
-  return { kind: 'served', charge, notes: [] }
+  return { kind: 'served', charge, notes: [], streamed: false }
 }
 
 /** A StreamSink that writes to the client and then says what the attempt comes to. */
@@ -185,7 +188,7 @@ class ClientStream implements ClientSink {
     }
     // The transformer reads the generated text only if chargeFor asks (no usage reported).
     const charge = chargeFor(input.cost, input.promptEstimate, transformer.usage, transformer)
-    return { kind: 'served', charge, notes: this.notes }
+    return { kind: 'served', charge, notes: this.notes, streamed: true }
   }
 
   /** Starts the client's response, with what was held back before the answer began. */

@@ -274,7 +274,9 @@ async function serve(
         )
       }
       if (options.boolean('LogConsumeEnabled')) {
-        services.logWriter.write(consumeLog(state, channel, pricing, mappedModel, outcome.charge, notes))
+        services.logWriter.write(
+          consumeLog(state, channel, pricing, mappedModel, outcome.charge, notes, outcome.streamed),
+        )
       }
       recordMetrics(services, state, labels, state.response.statusCode)
       return

@@ -110,7 +110,8 @@ export class SpeechStream implements StreamSink {
       return { kind: 'failed', error: transportError(this.brokeOff) }
     }
     const charge = chargeFor(input.cost, input.promptEstimate, undefined)
-    return { kind: 'served', charge, notes: this.notes }
+    // Audio relayed as it arrives is a stream in the log only when the client asked for events.
+    return { kind: 'served', charge, notes: this.notes, streamed: this.state.facts.stream }
   }
 
   private begin(): void {

@@ -127,8 +127,9 @@ export interface SpeechQuotaInput {
 
 /**
  * Quota of a text-to-speech request: ceil(characters × modelRatio × groupRatio); tts-1 (7.5) costs
- * 7 500 quota = $0.015 per 1 000 characters. One-api counted UTF-8 bytes (a Chinese character cost 3x)
- * and ignored the group ratio; both are fixed here.
+ * 7 500 quota = $0.015 per 1 000 characters. One-api counted UTF-8 bytes (a Chinese character cost
+ * 3x, which OpenAI does not charge) and rounded down; characters are counted here, and rounded up
+ * as every quota of this gateway is.
  */
 export function computeSpeechQuota(input: SpeechQuotaInput): number {
   let characters = 0

@@ -29,6 +29,21 @@ describe('request body', () => {
     expect(body).toEqual({ model: 'gpt-4o-2024-08-06', messages: [], brand_new_field: 1 })
   })
 
+  it('keeps the bytes of every member it does not change, numbers beyond a double included', () => {
+    // Re-serialised, the seed reached the upstream as 9007199254740992 and 2.50 as 2.5.
+    const raw = Buffer.from(
+      '{"model":"alias","seed":9007199254740993,"temperature":2.50,"stream":true,"stream_options":{"include_usage":false}}',
+    )
+    const request = {
+      ...jsonRelayRequest('chat', JSON.parse(raw.toString()), { mappedModel: 'gpt-4o' }),
+      body: raw,
+      systemPrompt: 'Be brief.',
+    }
+    expect(String(build(request).body)).toBe(
+      '{"messages":[{"role":"system","content":"Be brief."}],"model":"gpt-4o","seed":9007199254740993,"temperature":2.50,"stream":true,"stream_options":{"include_usage":true}}',
+    )
+  })
+
   it('adds include_usage to streams whose client did not ask, and marks the usage chunk for dropping', () => {
     const request = jsonRelayRequest('chat', { model: 'm', stream: true, stream_options: { other: 1 } })
     const built = build(request)

@@ -3,6 +3,7 @@
  * does not know survive) or must be re-serialised because the adaptor has to change it.
  */
 import type { RelayRequest } from '../adaptor.ts'
+import { withMembers } from '../shared/json-members.ts'
 import { isJsonWhitespace } from '../shared/json-scan.ts'
 import { readMultipartField, setMultipartField } from '../shared/multipart.ts'
 
@@ -88,15 +89,19 @@ export function prepareBody(request: RelayRequest): PreparedBody {
     if (spliced) return { ...original, body: spliced, rewritten: true, dropUsageChunk: true }
   }
 
-  const rewritten: Record<string, unknown> = { ...json }
-  if (modelChanged || modelMissing) rewritten.model = request.mappedModel
+  // Only the members that change are written anew; the client's other bytes go as they came.
+  const members: Record<string, unknown> = {}
+  if (modelChanged || modelMissing) members.model = request.mappedModel
   if (forceUsage) {
     const options = isRecord(json.stream_options) ? json.stream_options : {}
-    rewritten.stream_options = { ...options, include_usage: true }
+    members.stream_options = { ...options, include_usage: true }
   }
-  if (forcePrompt) rewritten.messages = withSystemPrompt(json.messages, request.systemPrompt as string)
+  if (forcePrompt) members.messages = withSystemPrompt(json.messages, request.systemPrompt as string)
+  const texts = Object.fromEntries(
+    Object.entries(members).map(([key, value]) => [key, JSON.stringify(value)]),
+  )
   return {
-    body: JSON.stringify(rewritten),
+    body: withMembers(request.body, texts) ?? JSON.stringify({ ...json, ...members }),
     contentType: 'application/json',
     rewritten: true,
     dropUsageChunk: forceUsage,

@@ -137,6 +137,8 @@ export interface StreamTransformer {
    * refunded and tried on another channel.
    */
   readonly answered: boolean
+  /** How many keep-alive comments the upstream sent (passed on as comments). */
+  readonly keepAlives: number
   /** An error object the upstream sent inside the stream, if any. */
   readonly streamError: UpstreamError | undefined
 }

@@ -33,6 +33,8 @@ export interface FaultPlan {
   streamErrorAfter?: number
   /** Streams: keep the body open this long after the last event before ending it. */
   holdOpenMs?: number
+  /** Streams: send this many `: keep-alive` comments first, `chunkDelayMs` apart (a queued request). */
+  keepAlives?: number
   /** Override prompt_tokens. */
   promptTokens?: number
   /** Report this many of the prompt tokens as read from the prompt cache (at most all of them). */
@@ -57,6 +59,7 @@ const DIRECTIVES: Record<string, keyof FaultPlan> = {
   'stream-error': 'streamError',
   'error-after': 'streamErrorAfter',
   'hold-open-ms': 'holdOpenMs',
+  keepalives: 'keepAlives',
   chunks: 'chunks',
   'prompt-tokens': 'promptTokens',
   'cached-tokens': 'cachedTokens',
@@ -155,6 +158,7 @@ export function parseFaultRule(input: unknown): FaultRule | string {
     'cutAfterChunks',
     'streamErrorAfter',
     'holdOpenMs',
+    'keepAlives',
     'chunks',
     'promptTokens',
     'images',

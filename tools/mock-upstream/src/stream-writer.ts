@@ -45,9 +45,15 @@ export async function writeStream(
   const cut = faults.cutAfterChunks
   const limit = cut === undefined ? script.length : Math.min(cut, script.length)
   const holdOpen = faults.holdOpenMs ?? 0
-  if (delay === 0 && cut === undefined && holdOpen === 0 && script.joined !== undefined) {
+  const keepAlives = faults.keepAlives ?? 0
+  if (delay === 0 && cut === undefined && holdOpen === 0 && keepAlives === 0 && script.joined !== undefined) {
     response.end(script.joined)
     return
+  }
+  // A provider that queues the request says it is alive with comments before its first event.
+  for (let sent = 0; sent < keepAlives && !response.destroyed; sent++) {
+    if (delay > 0) await sleep(delay)
+    response.write(': keep-alive\n\n')
   }
   let index = 0
   while (index < limit && !response.destroyed) {

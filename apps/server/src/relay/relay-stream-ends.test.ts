@@ -7,11 +7,20 @@ import { testDialects } from '../testing/test-databases.ts'
 
 // How a stream's beginning and end are relayed: OpenAI opens every chat stream with a chunk that
 // only names the role, and some upstreams keep their body open after [DONE].
-const MODELS = ['se-error-after-role', 'se-cut-after-role', 'se-all-fail', 'se-held-open', 'se-plain']
+const MODELS = [
+  'se-error-after-role',
+  'se-cut-after-role',
+  'se-all-fail',
+  'se-held-open',
+  'se-plain',
+  'se-keepalive',
+  'se-queued',
+]
 
 describe.each(testDialects())('stream beginnings and ends on %s', (dialect) => {
   let fixture: RelayFixture
   let client: OpenAI
+  let clientKey: string
   const count = (key: string) => fixture.requestsFor(key).length
 
   /** A primary (priority 10) and a backup (priority 0) channel for `model`. */
@@ -35,7 +44,8 @@ describe.each(testDialects())('stream beginnings and ends on %s', (dialect) => {
       Object.fromEntries(MODELS.map((model) => [model, 1])),
     )
     await fixture.setOption('RetryTimes', 1)
-    client = fixture.openai((await fixture.createToken()).key)
+    clientKey = (await fixture.createToken()).key
+    client = fixture.openai(clientKey)
   })
   afterAll(async () => {
     await fixture?.close()
@@ -126,4 +136,49 @@ describe.each(testDialects())('stream beginnings and ends on %s', (dialect) => {
     expect(log.content).not.toMatch(/broke off|without \[DONE\]/)
     expect(log.completion_tokens).toBeGreaterThan(0)
   })
+
+  /** A raw streamed chat for `model`: when its headers came, and its whole text. */
+  async function rawStream(model: string) {
+    const started = Date.now()
+    const response = await fetch(`${fixture.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${clientKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'one two three' }] }),
+    })
+    const headersAfter = Date.now() - started
+    return {
+      status: response.status,
+      headersAfter,
+      text: await response.text(),
+      endedAfter: Date.now() - started,
+    }
+  }
+
+  it("passes an upstream's keep-alive comments on to the client", async () => {
+    // They were dropped: a client (and the proxies before it) saw nothing while a provider queued.
+    await fixture.addChannel({ models: ['se-keepalive'], key: 'sk-se-keepalive' })
+    fixture.mock.addFault({ match: { model: 'se-keepalive' }, keepAlives: 3, chunkDelayMs: 20 })
+    const { status, text } = await rawStream('se-keepalive')
+    expect(status).toBe(200)
+    expect(text.match(/^: keep-alive$/gm)).toHaveLength(3)
+    expect(text).toContain('"content":"Hello"')
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true)
+  })
+
+  it.skipIf(dialect !== 'sqlite')(
+    'starts the response of an upstream that keeps the client waiting with keep-alives after 10 s',
+    async () => {
+      // Before, the client got not even headers until the first answer: 14 s here.
+      await fixture.addChannel({ models: ['se-queued'], key: 'sk-se-queued' })
+      fixture.mock.addFault({ match: { model: 'se-queued' }, keepAlives: 14, chunkDelayMs: 1_000 })
+      const { status, headersAfter, endedAfter, text } = await rawStream('se-queued')
+      expect(status).toBe(200)
+      expect(headersAfter).toBeGreaterThanOrEqual(10_000)
+      expect(headersAfter).toBeLessThan(12_500)
+      expect(endedAfter).toBeGreaterThanOrEqual(14_000)
+      expect(text.match(/^: keep-alive$/gm)).toHaveLength(14)
+      expect(text).toContain('"content":"Hello"')
+    },
+    30_000,
+  )
 })

@@ -151,6 +151,7 @@ class OpenAiStreamTransformer implements StreamTransformer {
   usage: Usage | undefined
   upstreamCompleted = false
   answered = false
+  keepAlives = 0
   streamError: UpstreamError | undefined
   private text = ''
   private textLength = 0
@@ -185,7 +186,10 @@ class OpenAiStreamTransformer implements StreamTransformer {
       const passed = this.pushWholeEvents(chunk)
       if (passed !== undefined) return passed
     }
-    this.parser ??= new SseParser((event) => this.handleEvent(event))
+    this.parser ??= new SseParser(
+      (event) => this.handleEvent(event),
+      (comment) => this.handleComment(comment),
+    )
     this.parser.push(chunk)
     return this.takeOutput()
   }
@@ -309,6 +313,17 @@ class OpenAiStreamTransformer implements StreamTransformer {
     const output = this.output
     this.output = ''
     return output
+  }
+
+  /**
+   * A comment line (a provider's keep-alive while the request waits, OpenRouter's `: OPENROUTER
+   * PROCESSING`): passed on as a comment, which clients ignore and proxies between them see as
+   * traffic. It answers nothing.
+   */
+  private handleComment(comment: string): void {
+    if (this.doneSent) return
+    this.keepAlives += 1
+    this.output += `:${comment}\n\n`
   }
 
   /** An event the line parser assembled: judged like a fast-path one, re-framed as `data: ...`. */

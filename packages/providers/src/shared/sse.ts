@@ -31,7 +31,11 @@ export class SseParser {
   private data: string | undefined
   private eventName: string | undefined
 
-  constructor(private readonly onEvent: (event: SseEvent) => void) {}
+  /** `onComment`: a comment line's text after its ':' (keep-alive pings some providers send). */
+  constructor(
+    private readonly onEvent: (event: SseEvent) => void,
+    private readonly onComment?: (text: string) => void,
+  ) {}
 
   /** True between events: no partial line, no event data or name waiting for its blank line. */
   get idle(): boolean {
@@ -98,7 +102,11 @@ export class SseParser {
       this.dispatch()
       return
     }
-    if (line.charCodeAt(0) === 0x3a) return // ':' starts a comment (keep-alive pings)
+    if (line.charCodeAt(0) === 0x3a) {
+      // ':' starts a comment (keep-alive pings).
+      this.onComment?.(line.slice(1))
+      return
+    }
     const colon = line.indexOf(':')
     const field = colon === -1 ? line : line.slice(0, colon)
     let value = colon === -1 ? '' : line.slice(colon + 1)

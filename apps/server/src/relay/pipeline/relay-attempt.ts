@@ -73,6 +73,15 @@ export async function runAttempt(upstream: UpstreamClient, input: AttemptInput):
   return { kind: 'served', charge, notes: [], streamed: false }
 }
 
+/**
+ * How long an upstream that sends keep-alive comments may keep the client waiting for its answer
+ * before the client's response starts anyway (with those comments), so that the client and the
+ * proxies before it see traffic: a queued request (OpenRouter's `: OPENROUTER PROCESSING`) left
+ * the client without even headers, and proxies cut it at their first-byte timeout (nginx's 60 s).
+ * A failure after that can no longer move to another channel.
+ */
+const KEEPALIVES_START_RESPONSE_AFTER_MS = 10_000
+
 /** A StreamSink that writes to the client and then says what the attempt comes to. */
 interface ClientSink extends StreamSink {
   outcome(input: AttemptInput): AttemptOutcome
@@ -96,6 +105,7 @@ class ClientStream implements ClientSink {
   private heldBack: Array<string | Buffer> = []
   private brokeOff: Error | undefined
   private upstreamRequestId: string | undefined
+  private readonly createdAt = Date.now()
 
   constructor(
     private readonly state: RelayState,
@@ -126,7 +136,7 @@ class ClientStream implements ClientSink {
     const output = this.transformer.push(chunk)
     if (output.length === 0) return true
     if (!this.began) {
-      if (!this.transformer.answered) {
+      if (!this.transformer.answered && !this.waitedWithKeepAlives()) {
         this.heldBack.push(output)
         return true
       }
@@ -158,7 +168,7 @@ class ClientStream implements ClientSink {
     const response = state.response
     if (response.destroyed) return
     // No answer reached the client, and what was held back would tell it nothing: see outcome().
-    if (!this.began && !transformer.answered) return
+    if (!this.began && !transformer.answered && !this.waitedWithKeepAlives()) return
     if (!this.began) this.begin()
     if (!brokeOff) {
       response.end(tail)
@@ -189,6 +199,13 @@ class ClientStream implements ClientSink {
     // The transformer reads the generated text only if chargeFor asks (no usage reported).
     const charge = chargeFor(input.cost, input.promptEstimate, transformer.usage, transformer)
     return { kind: 'served', charge, notes: this.notes, streamed: true }
+  }
+
+  /** The upstream has kept the client waiting long enough, saying it is alive: see the constant. */
+  private waitedWithKeepAlives(): boolean {
+    return (
+      this.transformer.keepAlives > 0 && Date.now() - this.createdAt >= KEEPALIVES_START_RESPONSE_AFTER_MS
+    )
   }
 
   /** Starts the client's response, with what was held back before the answer began. */

@@ -4,14 +4,17 @@ import { RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 
 // A channel that failed three times in a row cools down (5 s and more); these are the ways it comes
 // back sooner, and what /metrics says of the requests that moved away from it.
-const MODELS = ['cr-enabled', 'cr-tested', 'cr-alone']
+const MODELS = ['cr-enabled', 'cr-tested', 'cr-alone', 'cr-left']
 
 describe('channels coming back from a cool-down', () => {
   let fixture: RelayFixture
   let client: OpenAI
   const count = (key: string) => fixture.requestsFor(key).length
-  const chat = (model: string) =>
-    client.chat.completions.create({ model, messages: [{ role: 'user', content: 'one two three' }] })
+  const chat = (model: string, signal?: AbortSignal) =>
+    client.chat.completions.create(
+      { model, messages: [{ role: 'user', content: 'one two three' }] },
+      { signal, maxRetries: 0 },
+    )
 
   /** A primary (priority 10), cooling down after three failures, and a backup (priority 0). */
   async function coolingPrimary(model: string) {
@@ -63,5 +66,21 @@ describe('channels coming back from a cool-down', () => {
     const metrics = await (await fetch(`${fixture.baseUrl}/metrics`)).text()
     expect(metrics).toMatch(new RegExp(`oneapi_relay_requests_total\\{channel="${alone}",model="cr-alone"`))
     expect(metrics).not.toMatch(new RegExp(`oneapi_relay_retries_total\\{channel="${alone}"`))
+  })
+
+  it('counts a client that left while a channel worked on its request under that channel', async () => {
+    // It was counted under channel "none", which /metrics keeps for requests no channel was tried for.
+    const channel = await fixture.addChannel({ models: ['cr-left'], key: 'sk-cr-left' })
+    fixture.mock.addFault({ match: { keyContains: 'sk-cr-left' }, delayMs: 2_000 })
+    const leaving = new AbortController()
+    const asked = chat('cr-left', leaving.signal).catch(() => undefined)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    leaving.abort()
+    await asked
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const metrics = await (await fetch(`${fixture.baseUrl}/metrics`)).text()
+    expect(metrics).toMatch(
+      new RegExp(`oneapi_relay_requests_total\\{channel="${channel}",model="cr-left",status="499"\\} 1\\n`),
+    )
   })
 })

@@ -290,8 +290,10 @@ async function serve(
     movingFrom = labels
   }
   if (state.clientGone) {
-    // Counted as nginx counts a client that closed its request (499), since nothing was served.
-    recordMetrics(services, state, { channel: 'none', model: facts.model }, CLIENT_CLOSED_REQUEST)
+    // Counted as nginx counts a client that closed its request (499), since nothing was served:
+    // under the channel it was waiting for, or 'none' when it left before any was tried.
+    const channel = lastErrorChannel ? String(lastErrorChannel) : 'none'
+    recordMetrics(services, state, { channel, model: facts.model }, CLIENT_CLOSED_REQUEST)
     return
   }
   if (lastError) {

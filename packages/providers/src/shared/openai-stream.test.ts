@@ -47,6 +47,15 @@ describe('OpenAI stream transformer', () => {
     ).toBe(true)
   })
 
+  it('keeps the name of a named event it re-frames', () => {
+    // CRLF lines go through the line parser, which re-frames each event: the name was dropped.
+    const named = `event: error\r\ndata: ${JSON.stringify({ message: 'overloaded' })}\r\n\r\n`
+    const { output } = run(named, false)
+    expect(output).toBe(
+      `event: error\ndata: ${JSON.stringify({ message: 'overloaded' })}\n\ndata: [DONE]\n\n`,
+    )
+  })
+
   it('never forwards anything after [DONE], nor a second [DONE]', () => {
     const { output } = run(`data: [DONE]\n\n${chunk({ content: 'late' })}data: [DONE]\n\n`, false)
     expect(output).toBe('data: [DONE]\n\n')

@@ -343,7 +343,9 @@ class OpenAiStreamTransformer implements StreamTransformer {
         this.answered = !event.data.includes('"role"') || !isOpeningOnly(event.data)
       }
       // An event of several data lines keeps them: each line goes out as a data line of its own.
-      this.output += `data: ${event.data.replaceAll('\n', '\ndata: ')}\n\n`
+      // A named event keeps its name (a provider's `event: error` means something to its clients).
+      const name = event.event === undefined ? '' : `event: ${event.event}\n`
+      this.output += `${name}data: ${event.data.replaceAll('\n', '\ndata: ')}\n\n`
     }
   }
 

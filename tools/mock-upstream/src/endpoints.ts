@@ -4,10 +4,11 @@
  * https://platform.openai.com/docs/api-reference
  */
 import type { ServerResponse } from 'node:http'
-import { CREATED } from './chat.ts'
+import { CREATED, script } from './chat.ts'
 import { sendError, sendJson } from './errors.ts'
 import type { FaultPlan } from './faults.ts'
 import type { MultipartForm } from './multipart-fields.ts'
+import { writeStream } from './stream-writer.ts'
 import { promptTokensOf } from './usage-rules.ts'
 
 const DEFAULT_DIMENSIONS = 8
@@ -142,6 +143,7 @@ export function handleTranscription(
   }
   const format = form.fields.response_format ?? 'json'
   const text = TRANSCRIPT
+  if (form.fields.stream === 'true' && !translate) return streamTranscript(response, model, faults)
   switch (format) {
     case 'text':
       return sendJson(response, 200, `${text}\n`, 'text/plain; charset=utf-8')
@@ -188,6 +190,22 @@ export function handleTranscription(
     default:
       return sendJson(response, 200, JSON.stringify({ text, ...transcriptionUsage(model, faults) }))
   }
+}
+
+/**
+ * A streamed transcription: one `transcript.text.delta` event per word (`chunk-delay-ms` apart),
+ * then `transcript.text.done` with the whole text and, for the gpt-4o models, the usage.
+ * https://platform.openai.com/docs/api-reference/audio/transcript-text-delta-event
+ */
+function streamTranscript(response: ServerResponse, model: string, faults: FaultPlan) {
+  const words = TRANSCRIPT.split(/(?<= )/)
+  const done = { type: 'transcript.text.done', text: TRANSCRIPT, ...transcriptionUsage(model, faults) }
+  const events = script(words.length + 1, (index) =>
+    index < words.length
+      ? `data: ${JSON.stringify({ type: 'transcript.text.delta', delta: words[index] })}\n\n`
+      : `data: ${JSON.stringify(done)}\n\n`,
+  )
+  return writeStream(response, events, faults)
 }
 
 /** Tokens of the mock's transcript as gpt-4o-transcribe would count them. */

@@ -324,6 +324,40 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
     })
   })
 
+  it('relays a transcription asked for as events as they arrive, billed by its done event', async () => {
+    // It was gathered whole and sent at the end (and logged as not streamed).
+    fixture.mock.addFault({ match: { model: 'gpt-4o-transcribe' }, chunkDelayMs: 300, times: 1 })
+    const form = new FormData()
+    form.append('model', 'gpt-4o-transcribe')
+    form.append('stream', 'true')
+    form.append('file', new Blob([Buffer.from('RIFF fake wave bytes', 'latin1')]), 'speech.wav')
+    const started = Date.now()
+    const response = await fetch(`${fixture.baseUrl}/v1/audio/transcriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: form,
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/)
+    const reader = response.body!.getReader()
+    const first = new TextDecoder().decode((await reader.read()).value)
+    // The first word came before the upstream had finished (seven words and the done event, 300 ms apart).
+    expect(Date.now() - started).toBeLessThan(1_000)
+    expect(first).toContain('"type":"transcript.text.delta"')
+    let rest = ''
+    for (let part = await reader.read(); !part.done; part = await reader.read()) {
+      rest += new TextDecoder().decode(part.value)
+    }
+    expect(rest).toContain('"type":"transcript.text.done"')
+    expect(await fixture.logFor(response.headers.get(REQUEST_ID))).toMatchObject({
+      prompt_tokens: 14,
+      completion_tokens: 9,
+      quota: 63,
+      is_stream: expect.anything(),
+    })
+    expect(Boolean((await fixture.logFor(response.headers.get(REQUEST_ID))).is_stream)).toBe(true)
+  })
+
   it("lists the models of the user's group, or only the token's allowed models", async () => {
     // A model whose only channel is a Proxy (type 43) cannot be asked for through /v1: not listed
     // (it was, and a chat with it answered 503).

@@ -41,13 +41,15 @@ export async function runAttempt(upstream: UpstreamClient, input: AttemptInput):
   })
   if (isUpstreamError(built)) return { kind: 'failed', error: built }
   const sentAt = process.hrtime.bigint()
-  // Speech is relayed as it arrives whether or not the client asked for events (speech-stream.ts).
-  const stream: ClientSink | undefined =
-    state.mode === 'audio-speech'
-      ? new SpeechStream(state)
-      : state.facts.stream
-        ? new ClientStream(state, adaptor.createStreamTransformer(relayRequest, built))
-        : undefined
+  // Speech is relayed as it arrives whether or not the client asked for events, and a streamed
+  // transcription's events pass as they come (speech-stream.ts).
+  const audioStream =
+    state.mode === 'audio-speech' || (state.mode === 'audio-transcription' && state.facts.stream)
+  const stream: ClientSink | undefined = audioStream
+    ? new SpeechStream(state, state.mode === 'audio-transcription')
+    : state.facts.stream
+      ? new ClientStream(state, adaptor.createStreamTransformer(relayRequest, built))
+      : undefined
   const call = upstream.start(built, stream)
   state.upstreamCall = call
   let answer: UpstreamAnswer

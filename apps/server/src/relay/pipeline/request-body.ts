@@ -36,7 +36,11 @@ export function readRelayBody(
 ): RelayBodyFacts {
   if (mode === 'audio-transcription' || mode === 'audio-translation') {
     const model = readMultipartField(body, contentType, 'model') ?? DEFAULT_MODELS[mode]!
-    return { json: undefined, model, stream: false, clientWantsUsage: false }
+    // A transcription may be asked for as events (translations cannot be).
+    // https://platform.openai.com/docs/api-reference/audio/createTranscription#audio-createtranscription-stream
+    const stream =
+      mode === 'audio-transcription' && readMultipartField(body, contentType, 'stream') === 'true'
+    return { json: undefined, model, stream, clientWantsUsage: false }
   }
   let json: unknown
   try {

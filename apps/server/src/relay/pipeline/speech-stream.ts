@@ -1,4 +1,4 @@
-import { mapUpstreamError, transportError, type UpstreamError } from '@one-api/providers'
+import { isUpstreamError, mapUpstreamError, transportError, type UpstreamError } from '@one-api/providers'
 import { chargeFor } from '../../billing/request-cost.ts'
 import { relayHeaders } from '../front/client-response.ts'
 import type { AttemptInput, AttemptOutcome } from './relay-attempt.ts'
@@ -6,7 +6,7 @@ import { disconnectNote, type RelayState } from './relay-state.ts'
 import { type StreamSink, UPSTREAM_REQUEST_ID } from './upstream-exchange.ts'
 
 /**
- * The client's side of a text-to-speech answer. OpenAI sends speech as it is synthesised (chunked
+ * The client's side of a text-to-speech answer, and of a transcription asked for as events. OpenAI sends speech as it is synthesised (chunked
  * audio, or with `stream_format: "sse"` `speech.audio.delta` events), and one-api streams it back:
  * gathering it whole kept the client waiting for the last byte before it could play the first.
  * The bytes go to the client's socket untouched, with the upstream's Content-Type; when the socket
@@ -27,7 +27,17 @@ export class SpeechStream implements StreamSink {
   /** The error an event stream opened with: the attempt failed. */
   private streamError: UpstreamError | undefined
 
-  constructor(private readonly state: RelayState) {}
+  /** A streamed transcription's bytes, read for its text and usage once it ended (see outcome). */
+  private kept: Buffer[] | undefined
+  private keptBytes = 0
+
+  /** `transcription`: the events are kept (bounded) to be billed by what they say. */
+  constructor(
+    private readonly state: RelayState,
+    transcription = false,
+  ) {
+    if (transcription) this.kept = []
+  }
 
   takes(contentType: string): boolean {
     return !contentType.toLowerCase().includes('json')
@@ -43,6 +53,10 @@ export class SpeechStream implements StreamSink {
   write(chunk: Buffer, resume: () => void): boolean {
     const response = this.state.response
     if (chunk.length === 0 || response.destroyed || this.streamError) return true
+    if (this.kept && this.keptBytes + chunk.length <= KEPT_LIMIT) {
+      this.kept.push(chunk)
+      this.keptBytes += chunk.length
+    }
     // The response starts with the first bytes: an upstream that breaks off before them has sent
     // the client nothing, and the request may still be served by another channel.
     let output = chunk
@@ -109,9 +123,21 @@ export class SpeechStream implements StreamSink {
       // Only a break before the first byte leaves the response unstarted (a clean end starts it).
       return { kind: 'failed', error: transportError(this.brokeOff) }
     }
-    const charge = chargeFor(input.cost, input.promptEstimate, undefined)
+    const charge = this.kept
+      ? this.transcriptionCharge(input)
+      : chargeFor(input.cost, input.promptEstimate, undefined)
     // Audio relayed as it arrives is a stream in the log only when the client asked for events.
     return { kind: 'served', charge, notes: this.notes, streamed: this.state.facts.stream }
+  }
+
+  /** A streamed transcription is billed by its `transcript.text.done` event, as the whole answer would be. */
+  private transcriptionCharge(input: AttemptInput) {
+    const parsed = input.adaptor.parseResponse(
+      { status: this.status, headers: { 'content-type': this.contentType }, body: Buffer.concat(this.kept!) },
+      input.relayRequest,
+    )
+    if (isUpstreamError(parsed)) return chargeFor(input.cost, input.promptEstimate, undefined)
+    return chargeFor(input.cost, input.promptEstimate, parsed.usage, parsed)
   }
 
   private begin(): void {
@@ -126,6 +152,9 @@ export class SpeechStream implements StreamSink {
     response.writeHead(this.status, headers)
   }
 }
+
+/** A streamed transcription's events are kept up to this size (an hour of speech is about 60 kB of text). */
+const KEPT_LIMIT = 8 * 1024 * 1024
 
 /** An event stream's first event is read up to this size; a larger one starts the response as it is. */
 const FIRST_EVENT_LIMIT = 64 * 1024

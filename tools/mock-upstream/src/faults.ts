@@ -33,7 +33,7 @@ export interface FaultPlan {
   streamErrorAfter?: number
   /** Streams: keep the body open this long after the last event before ending it. */
   holdOpenMs?: number
-  /** Streams: send this many `: keep-alive` comments first, `chunkDelayMs` apart (a queued request). */
+  /** Streams: send this many `: keep-alive` comments first, each followed by `chunkDelayMs` (a queued request). */
   keepAlives?: number
   /** Override prompt_tokens. */
   promptTokens?: number

@@ -52,8 +52,8 @@ export async function writeStream(
   }
   // A provider that queues the request says it is alive with comments before its first event.
   for (let sent = 0; sent < keepAlives && !response.destroyed; sent++) {
-    if (delay > 0) await sleep(delay)
     response.write(': keep-alive\n\n')
+    if (delay > 0) await sleep(delay)
   }
   let index = 0
   while (index < limit && !response.destroyed) {

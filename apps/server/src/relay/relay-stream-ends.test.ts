@@ -15,6 +15,7 @@ const MODELS = [
   'se-plain',
   'se-keepalive',
   'se-queued',
+  'se-left-early',
 ]
 
 describe.each(testDialects())('stream beginnings and ends on %s', (dialect) => {
@@ -181,4 +182,79 @@ describe.each(testDialects())('stream beginnings and ends on %s', (dialect) => {
     },
     30_000,
   )
+
+  it('charges nothing to a client that left while only the opening chunk had come', async () => {
+    // The opening chunk was held back, so the client got nothing; it was billed all the same.
+    const token = await fixture.createToken({ remain_quota: 1_000_000 })
+    const channel = await fixture.addChannel({ models: ['se-left-early'], key: 'sk-se-left-early' })
+    fixture.mock.addFault({ match: { model: 'se-left-early' }, chunkDelayMs: 1_000 })
+    const leaving = new AbortController()
+    const asked = fetch(`${fixture.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'se-left-early',
+        stream: true,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+      signal: leaving.signal,
+    }).catch(() => undefined)
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    leaving.abort()
+    await asked
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(await fixture.consumeLogs({ model: 'se-left-early' })).toHaveLength(0)
+    const row = await fixture.db
+      .selectFrom('tokens')
+      .select(['remain_quota', 'used_quota'])
+      .where('id', '=', token.id)
+      .executeTakeFirstOrThrow()
+    expect(row).toEqual({ remain_quota: 1_000_000, used_quota: 0 })
+    const metrics = await (await fetch(`${fixture.baseUrl}/metrics`)).text()
+    expect(metrics).toContain(
+      `oneapi_relay_requests_total{channel="${channel}",model="se-left-early",status="499"} 1`,
+    )
+  })
+})
+
+// Without RELAY_TIMEOUT, an upstream may stay silent as long as it likes.
+describe('a stream that sent a keep-alive, then failed after 10 s of silence', () => {
+  let fixture: RelayFixture
+
+  beforeAll(async () => {
+    fixture = await RelayFixture.start('sqlite')
+    await fixture.setPrices({ 'se-queued-fails': 1 }, { 'se-queued-fails': 1 })
+    await fixture.setOption('RetryTimes', 1)
+  })
+  afterAll(async () => {
+    await fixture?.close()
+  })
+
+  it('still moves to the next channel', async () => {
+    // The error, not a keep-alive, came after the 10 s: it started the response, a billed 200.
+    const model = 'se-queued-fails'
+    const primaryKey = `sk-${model}-primary`
+    const backupKey = `sk-${model}-backup`
+    await fixture.addChannel({ models: [model], key: primaryKey, priority: 10 })
+    const backup = await fixture.addChannel({ models: [model], key: backupKey, priority: 0 })
+    fixture.mock.addFault({
+      match: { keyContains: primaryKey },
+      keepAlives: 1,
+      chunkDelayMs: 10_500,
+      streamErrorAfter: 0,
+      cutAfterChunks: 1,
+    })
+    const client = fixture.openai((await fixture.createToken()).key)
+    let text = ''
+    const stream = await client.chat.completions.create({
+      model,
+      messages: [{ role: 'user', content: 'one two three' }],
+      stream: true,
+    })
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
+    expect(text).toBe('Hello from the mock upstream')
+    expect([fixture.requestsFor(primaryKey).length, fixture.requestsFor(backupKey).length]).toEqual([1, 1])
+    const logs = await fixture.waitForLogs({ model }, 1)
+    expect(logs.map((log) => log.channel_id)).toEqual([backup])
+  }, 30_000)
 })

@@ -108,6 +108,7 @@ class ClientStream implements ClientSink {
   private brokeOff: Error | undefined
   private upstreamRequestId: string | undefined
   private readonly createdAt = Date.now()
+  private keepAlivesSeen = 0
 
   constructor(
     private readonly state: RelayState,
@@ -138,7 +139,7 @@ class ClientStream implements ClientSink {
     const output = this.transformer.push(chunk)
     if (output.length === 0) return true
     if (!this.began) {
-      if (!this.transformer.answered && !this.waitedWithKeepAlives()) {
+      if (!this.transformer.answered && !this.keepAliveStartsResponse()) {
         this.heldBack.push(output)
         return true
       }
@@ -170,7 +171,7 @@ class ClientStream implements ClientSink {
     const response = state.response
     if (response.destroyed) return
     // No answer reached the client, and what was held back would tell it nothing: see outcome().
-    if (!this.began && !transformer.answered && !this.waitedWithKeepAlives()) return
+    if (!this.began && !transformer.answered) return
     if (!this.began) this.begin()
     if (!brokeOff) {
       response.end(tail)
@@ -188,7 +189,9 @@ class ClientStream implements ClientSink {
   /** The charge for what the stream carried (after end()). */
   outcome(input: AttemptInput): AttemptOutcome {
     const { transformer } = this
-    if (!this.began && !this.state.clientGone) {
+    // Nothing reached the client (not even the held-back opening chunk, when it left meanwhile):
+    // nothing is billed.
+    if (!this.began) {
       const error = this.brokeOff
         ? transportError(this.brokeOff)
         : (transformer.streamError ??
@@ -203,11 +206,16 @@ class ClientStream implements ClientSink {
     return { kind: 'served', charge, notes: this.notes, streamed: true }
   }
 
-  /** The upstream has kept the client waiting long enough, saying it is alive: see the constant. */
-  private waitedWithKeepAlives(): boolean {
-    return (
-      this.transformer.keepAlives > 0 && Date.now() - this.createdAt >= KEEPALIVES_START_RESPONSE_AFTER_MS
-    )
+  /**
+   * True when what the transformer just returned holds a keep-alive, and no error, after the
+   * upstream has kept the client waiting long enough (see the constant). Only a keep-alive starts
+   * the response so: an error or the end of a stream that never answered still fails the attempt.
+   */
+  private keepAliveStartsResponse(): boolean {
+    const { keepAlives, streamError } = this.transformer
+    const fresh = keepAlives > this.keepAlivesSeen
+    this.keepAlivesSeen = keepAlives
+    return fresh && !streamError && Date.now() - this.createdAt >= KEEPALIVES_START_RESPONSE_AFTER_MS
   }
 
   /** Starts the client's response, with what was held back before the answer began. */

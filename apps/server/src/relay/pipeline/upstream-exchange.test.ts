@@ -128,4 +128,21 @@ describe('UpstreamExchange', () => {
     exchange.onError(new Error('connect ECONNREFUSED'))
     await expect(exchange.done).rejects.toThrow('ECONNREFUSED')
   })
+
+  it('does not pause the upstream once the sink has the whole answer, whatever its socket says', async () => {
+    // A full client socket answered false; the client's response had ended and never drained, so
+    // the upstream stayed paused before its body's end and its connection was cut a second later
+    // instead of being used again.
+    const sink: StreamSink = {
+      start: () => {},
+      write: () => false,
+      end: () => {},
+      complete: true,
+    }
+    const exchange = new UpstreamExchange(sink)
+    exchange.onHeaders(200, raw('Content-Type', 'text/event-stream'), resume)
+    expect(exchange.onData(Buffer.from('data: [DONE]\n\n'))).toBe(true)
+    expect((await exchange.done).kind).toBe('streamed')
+    exchange.onComplete()
+  })
 })

@@ -160,8 +160,11 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     if (this.streaming) {
       if (this.finishedEarly) return true
       const more = this.sink!.write(chunk, this.resumeUpstream)
-      if (this.sink!.complete) this.finishEarly()
-      return more
+      if (!this.sink!.complete) return more
+      this.finishEarly()
+      // The client's response has ended, and an ended response never drains: paused now, the
+      // upstream would never be resumed to its body's end, and its connection would be cut.
+      return true
     }
     this.chunks.push(chunk)
     return true

@@ -43,4 +43,9 @@ export class ChannelCooldowns {
   succeeded(channelId: number): void {
     if (this.runs.size > 0) this.runs.delete(channelId)
   }
+
+  /** Every channel starts afresh. */
+  clear(): void {
+    this.runs.clear()
+  }
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { MemoryEventBus } from '../../platform/event-bus.ts'
-import { ChannelRouter } from './channel-router.ts'
+import { EVERYTHING, MemoryEventBus } from '../../platform/event-bus.ts'
+import { CHANNEL_HEALTHY, ChannelRouter } from './channel-router.ts'
 
 /** An ability row joined with its channel, as the router reads them. */
 const row = (id: number, model: string) => ({
@@ -81,5 +81,29 @@ describe('ChannelRouter reloads', () => {
     router.close()
     await vi.advanceTimersByTimeAsync(600_000 * 3)
     expect(database.reads).toBe(1)
+  })
+
+  it('ends the cool-down of a channel shown to work, and of every channel on a resync', async () => {
+    const database = slowDatabase()
+    const bus = new MemoryEventBus()
+    const router = new ChannelRouter(database.db, bus)
+    const loaded = router.load()
+    database.finish(0, [row(1, 'm'), row(2, 'm')])
+    await loaded
+    const cool = (id: number) => {
+      for (let failure = 0; failure < 3; failure++) router.reportFailure(id)
+    }
+    const picks = () =>
+      new Set(Array.from({ length: 40 }, () => router.select('default', 'm', new Set())?.id))
+    cool(1)
+    expect(picks()).toEqual(new Set([2]))
+    await bus.publish(CHANNEL_HEALTHY, '1')
+    expect(picks()).toEqual(new Set([1, 2]))
+    cool(1)
+    expect(picks()).toEqual(new Set([2]))
+    // A resync says announcements may have been missed: one may have been a channel's recovery.
+    await bus.publish(CHANNEL_HEALTHY, EVERYTHING)
+    expect(picks()).toEqual(new Set([1, 2]))
+    router.close()
   })
 })

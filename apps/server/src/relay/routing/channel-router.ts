@@ -2,7 +2,7 @@ import { ChannelStatus } from '@one-api/contracts'
 import { getAdaptor } from '@one-api/providers'
 import type { Kysely } from 'kysely'
 import type { MainSchema } from '../../db/schema.ts'
-import type { EventBus } from '../../platform/event-bus.ts'
+import { EVERYTHING, type EventBus } from '../../platform/event-bus.ts'
 import { ChannelCooldowns } from './channel-cooldowns.ts'
 import { type RoutedChannel, toRoutedChannel } from './routed-channel.ts'
 
@@ -43,7 +43,10 @@ export class ChannelRouter {
     private readonly random: () => number = Math.random,
   ) {
     bus.subscribe(CHANNEL_CHANGED, () => this.scheduleReload())
-    bus.subscribe(CHANNEL_HEALTHY, (id) => this.cooldowns.succeeded(Number(id)))
+    // A resync (EVERYTHING: announcements may have been missed) may hide a channel enabled again.
+    bus.subscribe(CHANNEL_HEALTHY, (id) =>
+      id === EVERYTHING ? this.cooldowns.clear() : this.cooldowns.succeeded(Number(id)),
+    )
   }
 
   async load(): Promise<void> {

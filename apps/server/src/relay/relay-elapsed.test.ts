@@ -48,6 +48,12 @@ describe.skipIf(serverDialects.length === 0).each(listed)('elapsed time on %s', 
       messages: [{ role: 'user', content: 'one two three' }],
     })
     const answeredIn = Date.now() - started
+    // Counted in /metrics already, though its charge still waits (a database out of reach left
+    // every served request out of /metrics for as long as it lasted).
+    const counted = new RegExp(
+      `oneapi_relay_requests_total\\{channel="${channel}",model="el-slow-books",status="200"\\} 1`,
+    )
+    expect(await (await fetch(`${fixture.baseUrl}/metrics`)).text()).toMatch(counted)
     setTimeout(release, 1_500)
     const [log] = await fixture.waitForLogs({ model: 'el-slow-books' }, 1)
     await holder

@@ -112,16 +112,19 @@ export class ServerLedgerWrites {
   async close(waitMs: number): Promise<LostSettlement[]> {
     if (this.unsettled.size > 0) await withinTime(Promise.allSettled(this.unsettled.values()), waitMs)
     this.givingUp = true
-    return [...this.unsettled.keys()].map(
-      ({ settlement: [tokenId, userId, channelId, reserved, cost, requests] }) => ({
-        tokenId,
-        userId,
-        channelId,
-        reserved,
-        cost,
-        requests,
-      }),
-    )
+    const lost = [...this.unsettled.keys()]
+    // Their callers are told now, not when the try in progress ends (up to a minute on): a served
+    // request's log, saying its charge could not be recorded, must reach the log writer before it
+    // closes.
+    for (const item of lost) item.reject(new Error('the node stopped before the database took this charge'))
+    return lost.map(({ settlement: [tokenId, userId, channelId, reserved, cost, requests] }) => ({
+      tokenId,
+      userId,
+      channelId,
+      reserved,
+      cost,
+      requests,
+    }))
   }
 
   reserve(tokenId: number, userId: number, amount: number, now: number): Promise<ReservationOutcome> {

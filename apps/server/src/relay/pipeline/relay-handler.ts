@@ -190,9 +190,6 @@ async function serve(
       continue
     }
     attempt += 1
-    // Counted once another channel is actually tried (not when none was left to try).
-    if (movingFrom) services.metrics.recordRetry(movingFrom.channel, movingFrom.model)
-    movingFrom = undefined
     checkProviderLimits(state.mode, mappedModel, facts.json)
     const cost: CostInput = {
       mode: state.mode,
@@ -227,6 +224,10 @@ async function serve(
       await refund(reserved.reservation)
       break
     }
+    // Counted once another channel is actually called (not when none was left, the reservation
+    // was refused or the client left).
+    if (movingFrom) services.metrics.recordRetry(movingFrom.channel, movingFrom.model)
+    movingFrom = undefined
     const relayRequest: RelayRequest = {
       mode: state.mode,
       path: state.path,
@@ -262,6 +263,8 @@ async function serve(
     if (outcome.kind === 'served') {
       state.answeredAt = process.hrtime.bigint()
       services.router.reportSuccess(channel.id)
+      // Counted now: a database slow to store the charge (or out of reach) must not hide it.
+      recordMetrics(services, state, labels, state.response.statusCode)
       const notes = outcome.notes
       try {
         await services.ledger.settle(reserved.reservation, outcome.charge.quota, channel.id)
@@ -278,7 +281,6 @@ async function serve(
           consumeLog(state, channel, pricing, mappedModel, outcome.charge, notes, outcome.streamed),
         )
       }
-      recordMetrics(services, state, labels, state.response.statusCode)
       return
     }
     await refund(reserved.reservation)

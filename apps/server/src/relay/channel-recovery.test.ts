@@ -18,8 +18,7 @@ describe('channels coming back from a cool-down', () => {
 
   /** A primary (priority 10), cooling down after three failures, and a backup (priority 0). */
   async function coolingPrimary(model: string) {
-    const primary = await fixture.addChannel({ models: [model], key: `sk-${model}-primary`, priority: 10 })
-    await fixture.addChannel({ models: [model], key: `sk-${model}-backup`, priority: 0 })
+    const { primary } = await fixture.addPrimaryAndBackup(model)
     fixture.mock.addFault({ match: { keyContains: `sk-${model}-primary` }, status: 500, times: 3 })
     for (let request = 0; request < 3; request++) await chat(model)
     // It answers again, but is cooling down: the backup serves.

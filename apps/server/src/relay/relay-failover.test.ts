@@ -59,12 +59,7 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
     expect(answer.status).toBe(502)
     expect([count(primaryKey), count(backupKey)]).toEqual([1, 1])
     expect(await fixture.consumeLogs({ model })).toHaveLength(0)
-    const row = await fixture.db
-      .selectFrom('tokens')
-      .select(['remain_quota', 'used_quota'])
-      .where('id', '=', token.id)
-      .executeTakeFirstOrThrow()
-    expect(row).toEqual({ remain_quota: 1_000_000, used_quota: 0 })
+    expect(await fixture.tokenQuota(token.id)).toEqual({ remain_quota: 1_000_000, used_quota: 0 })
     return answer
   }
 
@@ -80,12 +75,7 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
     return text
   }
 
-  /** A primary (priority 10) and a backup (priority 0) channel for `model`. */
-  async function pair(model: string) {
-    const primary = await fixture.addChannel({ models: [model], key: `sk-${model}-primary`, priority: 10 })
-    const backup = await fixture.addChannel({ models: [model], key: `sk-${model}-backup`, priority: 0 })
-    return { primary, backup, primaryKey: `sk-${model}-primary`, backupKey: `sk-${model}-backup` }
-  }
+  const pair = (model: string) => fixture.addPrimaryAndBackup(model)
 
   beforeAll(async () => {
     // A 2 s upstream timeout keeps the timeout case short, with a margin for a busy machine.

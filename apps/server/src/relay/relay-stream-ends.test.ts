@@ -24,12 +24,7 @@ describe.each(testDialects())('stream beginnings and ends on %s', (dialect) => {
   let clientKey: string
   const count = (key: string) => fixture.requestsFor(key).length
 
-  /** A primary (priority 10) and a backup (priority 0) channel for `model`. */
-  async function pair(model: string) {
-    const primary = await fixture.addChannel({ models: [model], key: `sk-${model}-primary`, priority: 10 })
-    const backup = await fixture.addChannel({ models: [model], key: `sk-${model}-backup`, priority: 0 })
-    return { primary, backup, primaryKey: `sk-${model}-primary`, backupKey: `sk-${model}-backup` }
-  }
+  const pair = (model: string) => fixture.addPrimaryAndBackup(model)
 
   const stream = (model: string, target = client) =>
     target.chat.completions.create({
@@ -115,12 +110,7 @@ describe.each(testDialects())('stream beginnings and ends on %s', (dialect) => {
     expect(answer.status).toBe(502)
     expect(answer.error.message).toMatch(/^The server had an error while processing your request/)
     expect(await fixture.consumeLogs({ model: 'se-all-fail' })).toHaveLength(0)
-    const row = await fixture.db
-      .selectFrom('tokens')
-      .select(['remain_quota', 'used_quota'])
-      .where('id', '=', token.id)
-      .executeTakeFirstOrThrow()
-    expect(row).toEqual({ remain_quota: 1_000_000, used_quota: 0 })
+    expect(await fixture.tokenQuota(token.id)).toEqual({ remain_quota: 1_000_000, used_quota: 0 })
   })
 
   it("ends the client's stream at the upstream's [DONE], though the upstream keeps its body open", async () => {
@@ -204,12 +194,7 @@ describe.each(testDialects())('stream beginnings and ends on %s', (dialect) => {
     await asked
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(await fixture.consumeLogs({ model: 'se-left-early' })).toHaveLength(0)
-    const row = await fixture.db
-      .selectFrom('tokens')
-      .select(['remain_quota', 'used_quota'])
-      .where('id', '=', token.id)
-      .executeTakeFirstOrThrow()
-    expect(row).toEqual({ remain_quota: 1_000_000, used_quota: 0 })
+    expect(await fixture.tokenQuota(token.id)).toEqual({ remain_quota: 1_000_000, used_quota: 0 })
     const metrics = await (await fetch(`${fixture.baseUrl}/metrics`)).text()
     expect(metrics).toContain(
       `oneapi_relay_requests_total{channel="${channel}",model="se-left-early",status="499"} 1`,
@@ -233,10 +218,7 @@ describe('a stream that sent a keep-alive, then failed after 10 s of silence', (
   it('still moves to the next channel', async () => {
     // The error, not a keep-alive, came after the 10 s: it started the response, a billed 200.
     const model = 'se-queued-fails'
-    const primaryKey = `sk-${model}-primary`
-    const backupKey = `sk-${model}-backup`
-    await fixture.addChannel({ models: [model], key: primaryKey, priority: 10 })
-    const backup = await fixture.addChannel({ models: [model], key: backupKey, priority: 0 })
+    const { backup, primaryKey, backupKey } = await fixture.addPrimaryAndBackup(model)
     fixture.mock.addFault({
       match: { keyContains: primaryKey },
       keepAlives: 1,

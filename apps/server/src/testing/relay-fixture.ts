@@ -172,6 +172,27 @@ export class RelayFixture {
     })
   }
 
+  /**
+   * A primary (priority 10) and a backup (priority 0) channel for `model`, with the keys
+   * `sk-<model>-primary` and `sk-<model>-backup` (a fault can match either).
+   */
+  async addPrimaryAndBackup(model: string) {
+    const primaryKey = `sk-${model}-primary`
+    const backupKey = `sk-${model}-backup`
+    const primary = await this.addChannel({ models: [model], key: primaryKey, priority: 10 })
+    const backup = await this.addChannel({ models: [model], key: backupKey, priority: 0 })
+    return { primary, backup, primaryKey, backupKey }
+  }
+
+  /** A token's balance as stored. */
+  async tokenQuota(id: number) {
+    return this.db
+      .selectFrom('tokens')
+      .select(['remain_quota', 'used_quota'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+  }
+
   /** Requests the upstream received with this channel key. */
   requestsFor(channelKey: string): RecordedRequest[] {
     return this.mock.requests.filter((request) => request.headers.authorization === `Bearer ${channelKey}`)

@@ -190,6 +190,35 @@ describe.each(servers)('Ledger on %s: a short database outage', (dialect, server
   )
 
   it.skipIf(!serverUrl)(
+    'a reservation given up on whose fence fails too is fenced before the next one, which meanwhile fails fast',
+    async () => {
+      const before = await balances()
+      // The first try lands, its answer is lost, and the database stays out of reach.
+      const lost = partition.loseAnswerTo(reserveMarker)
+      void lost.then(() => partition.cut())
+      await expect(ledger.reserve(1, 1, 100)).rejects.toThrow()
+      // Its fence fails as well. The pair's next reservation fails in seconds: it used to wait
+      // behind a fence tried for a minute, and the reservation then stayed held until the node stopped.
+      const started = Date.now()
+      await expect(ledger.reserve(1, 1, 60)).rejects.toThrow()
+      expect(Date.now() - started).toBeLessThan(8_000)
+      partition.restore()
+      // The next reservation fences the first (it had landed: it is given back), then is taken.
+      const reserved = await ledger.reserve(1, 1, 50)
+      expect(reserved.ok).toBe(true)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(await balances()).toMatchObject({
+        user: { quota: before.user.quota - 50 },
+        token: { remain_quota: before.token.remain_quota - 50 },
+        held: { amount: before.held.amount + 50 },
+      })
+      if (reserved.ok) await ledger.refund(reserved.reservation)
+      expect(await balances()).toEqual(before)
+    },
+    30_000,
+  )
+
+  it.skipIf(!serverUrl)(
     'a reservation whose database stops answering mid-way is tried again on another connection, and taken once',
     async () => {
       // Without a limit on each try, a write sent on a connection whose server went silent waited

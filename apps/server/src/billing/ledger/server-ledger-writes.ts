@@ -89,6 +89,8 @@ export class ServerLedgerWrites {
   private readonly settlementRetries: RetryPolicy
   /** Settlements and refunds not applied yet (queued or being tried): what close() waits for. */
   private readonly unsettled = new Map<QueuedSettlement, Promise<void>>()
+  /** Reservations given up on whose fence is not written yet, by pair (see fence). */
+  private readonly unfenced = new Map<string, ReservationGivenUp>()
   /** Set once close() stops waiting: a settlement failing after that is given up. */
   private givingUp = false
 
@@ -153,7 +155,15 @@ export class ServerLedgerWrites {
    */
   private async writeReservations(items: QueuedReservation[]): Promise<void> {
     const { tokenId, userId } = items[0]!
+    const key = pairKey(tokenId, userId)
     try {
+      // A reservation of the pair given up on earlier is fenced first (see fence); while that
+      // fails, so do the pair's reservations (the database is out of reach for them too).
+      const unfenced = this.unfenced.get(key)
+      if (unfenced) {
+        await this.fence(tokenId, userId, unfenced)
+        this.unfenced.delete(key)
+      }
       const total = items.reduce((sum, item) => sum + item.amount, 0)
       const now = items.reduce((latest, item) => Math.max(latest, item.now), 0)
       const outcome = await this.reserveOnce(tokenId, userId, total, now)
@@ -165,7 +175,14 @@ export class ServerLedgerWrites {
     } catch (error) {
       // Items resolved already keep their outcome (a promise settles once).
       for (const item of items) item.reject(error)
-      if (error instanceof ReservationGivenUp) await this.fence(tokenId, userId, error)
+      if (!(error instanceof ReservationGivenUp)) return
+      this.unfenced.set(key, error)
+      try {
+        await this.fence(tokenId, userId, error)
+        this.unfenced.delete(key)
+      } catch {
+        // Fenced before the pair's next reservation, then.
+      }
     }
   }
 
@@ -173,42 +190,39 @@ export class ServerLedgerWrites {
    * A reservation given up on (all its tries failed) may have landed, or may land later from a try
    * still running, though its requests were refused: this records its id on the hold row, so that
    * no try of it lands from now on, and gives it back if one had. The pair's next reservations wait
-   * meanwhile (one of theirs would record a higher id and hide whether this one landed). Should the
-   * database stay out of reach for all of this too, the reservation may stay held until this node
-   * stops (then a sweep gives it back).
+   * for it (one of theirs would record a higher id and hide whether this one landed): it is tried
+   * at once, and again before each of the pair's next reservations until it is written. Throws
+   * when its tries fail. (It used to be tried for a minute once, the pair's requests waiting all
+   * that time, and then given up: the reservation stayed held until the node stopped.)
    */
   private async fence(
     tokenId: number,
     userId: number,
     { writeId, amount }: ReservationGivenUp,
   ): Promise<void> {
-    try {
-      const landed = await withRetries(this.db, this.settlementRetries, async (db) => {
-        const fenced = await db
-          .updateTable('quota_holds')
-          .set({ reserve_write: writeId })
-          .where('node_id', '=', this.nodeId)
-          .where('token_id', '=', tokenId)
-          .where('user_id', '=', userId)
-          .where('reserve_write', '<', writeId)
-          .executeTakeFirst()
-        if (Number(fenced.numUpdatedRows) === 1) return false
-        // Not updated: the row records the reservation (it landed), or is gone (a sweep gave back
-        // all it held).
-        const row = await db
-          .selectFrom('quota_holds')
-          .select('node_id')
-          .where('node_id', '=', this.nodeId)
-          .where('token_id', '=', tokenId)
-          .where('user_id', '=', userId)
-          .executeTakeFirst()
-        return row !== undefined
-      })
-      // Not awaited: the refund may wait out an outage, and the pair's reservations need not.
-      if (landed) this.settle([tokenId, userId, 0, amount, 0, 0]).catch(() => {})
-    } catch {
-      // Left held, as said above; the requests were refused and their callers told why.
-    }
+    const landed = await withRetries(this.db, this.reservationRetries, async (db) => {
+      const fenced = await db
+        .updateTable('quota_holds')
+        .set({ reserve_write: writeId })
+        .where('node_id', '=', this.nodeId)
+        .where('token_id', '=', tokenId)
+        .where('user_id', '=', userId)
+        .where('reserve_write', '<', writeId)
+        .executeTakeFirst()
+      if (Number(fenced.numUpdatedRows) === 1) return false
+      // Not updated: the row records the reservation (it landed), or is gone (a sweep gave back
+      // all it held).
+      const row = await db
+        .selectFrom('quota_holds')
+        .select('node_id')
+        .where('node_id', '=', this.nodeId)
+        .where('token_id', '=', tokenId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst()
+      return row !== undefined
+    })
+    // Not awaited: the refund may wait out an outage, and the pair's reservations need not.
+    if (landed) this.settle([tokenId, userId, 0, amount, 0, 0]).catch(() => {})
   }
 
   private async writeSettlements(items: QueuedSettlement[]): Promise<void> {

@@ -109,6 +109,9 @@ describe.each(testDialects())('stream beginnings and ends on %s', (dialect) => {
     const answer = await relayFailure(stream('se-all-fail', fixture.openai(token.key)))
     expect(answer.status).toBe(502)
     expect(answer.error.message).toMatch(/^The server had an error while processing your request/)
+    // The upstream's request id comes with its error, as with any error passed on (an error event
+    // has no headers: the stream's id was missing).
+    expect(answer.upstreamRequestId).toMatch(/^req_/)
     expect(await fixture.consumeLogs({ model: 'se-all-fail' })).toHaveLength(0)
     expect(await fixture.tokenQuota(token.id)).toEqual({ remain_quota: 1_000_000, used_quota: 0 })
   })

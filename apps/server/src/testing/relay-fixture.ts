@@ -272,6 +272,7 @@ export async function relayFailure(call: Promise<unknown>) {
         status: error.status,
         error: error.error as { message: string; type: string; param: string | null; code: string | null },
         requestId: error.headers?.get(REQUEST_ID) ?? undefined,
+        upstreamRequestId: error.headers?.get('x-request-id') ?? undefined,
       }
     }
     throw error

@@ -192,9 +192,14 @@ class ClientStream implements ClientSink {
     // Nothing reached the client (not even the held-back opening chunk, when it left meanwhile):
     // nothing is billed.
     if (!this.began) {
+      // An error event carries no headers of its own: the upstream's request id is the stream's.
+      const streamError = transformer.streamError && {
+        ...transformer.streamError,
+        upstreamRequestId: this.upstreamRequestId,
+      }
       const error = this.brokeOff
         ? transportError(this.brokeOff)
-        : (transformer.streamError ??
+        : (streamError ??
           localError(502, 'empty_stream', 'the upstream stream ended before any event', {
             retryable: true,
             type: 'upstream_error',

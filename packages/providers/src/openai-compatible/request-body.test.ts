@@ -29,6 +29,18 @@ describe('request body', () => {
     expect(body).toEqual({ model: 'gpt-4o-2024-08-06', messages: [], brand_new_field: 1 })
   })
 
+  it('labels a body it read as JSON as JSON, whatever the client called it', () => {
+    const raw = Buffer.from('{"model":"tts-1","input":"hi","voice":"alloy"}')
+    const request = {
+      ...jsonRelayRequest('audio-speech', JSON.parse(raw.toString())),
+      body: raw,
+      contentType: 'application/x-www-form-urlencoded',
+    }
+    const built = build(request)
+    expect(built.body).toBe(raw)
+    expect(built.headers['Content-Type']).toBe('application/json')
+  })
+
   it('keeps the bytes of every member it does not change, numbers beyond a double included', () => {
     // Re-serialised, the seed reached the upstream as 9007199254740992 and 2.50 as 2.5.
     const raw = Buffer.from(

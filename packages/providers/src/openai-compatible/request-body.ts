@@ -61,7 +61,9 @@ export function prepareBody(request: RelayRequest): PreparedBody {
   const modelChanged = request.mappedModel !== request.requestedModel
   const original: PreparedBody = {
     body: request.body,
-    contentType: request.contentType,
+    // A body read as JSON is sent as JSON, whatever the client labelled it (a speech request sent
+    // as a form went upstream with that label, and was refused there).
+    contentType: request.json === undefined ? request.contentType : 'application/json',
     rewritten: false,
     dropUsageChunk: false,
   }

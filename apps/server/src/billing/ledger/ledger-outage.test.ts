@@ -162,15 +162,36 @@ describe.each(servers)('Ledger on %s: a short database outage', (dialect, server
     },
   )
 
+  /**
+   * A reservation of 100 whose first try lands, its answer lost, with the database out of reach
+   * for all its other tries: refused to its caller, though it was taken and held. The cut stays.
+   */
+  async function reservationGivenUpAfterItLanded() {
+    const lost = partition.loseAnswerTo(reserveMarker)
+    void lost.then(() => partition.cut())
+    await expect(ledger.reserve(1, 1, 100)).rejects.toThrow()
+  }
+
+  /** Only `reserved` (of `amount`) is taken and held since `before`; given back, all is as before. */
+  async function expectOnlyHeld(
+    before: Awaited<ReturnType<typeof balances>>,
+    reserved: Awaited<ReturnType<Ledger['reserve']>>,
+    amount: number,
+  ) {
+    expect(await balances()).toMatchObject({
+      user: { quota: before.user.quota - amount },
+      token: { remain_quota: before.token.remain_quota - amount },
+      held: { amount: before.held.amount + amount },
+    })
+    if (reserved.ok) await ledger.refund(reserved.reservation)
+    expect(await balances()).toEqual(before)
+  }
+
   it.skipIf(!serverUrl)(
     'a reservation given up on after a try that landed is given back, and the next write of the pair is exact',
     async () => {
       const before = await balances()
-      // The first try lands, its answer is lost, and the database stays out of reach for all the
-      // other tries: the reservation is refused to its caller, though it was taken and held.
-      const lost = partition.loseAnswerTo(reserveMarker)
-      void lost.then(() => partition.cut())
-      await expect(ledger.reserve(1, 1, 100)).rejects.toThrow()
+      await reservationGivenUpAfterItLanded()
       partition.restore()
       // The next reservation waits until the refused one is found out and given back. Its own
       // first answer is lost too: it must still be taken, exactly once.
@@ -178,13 +199,7 @@ describe.each(servers)('Ledger on %s: a short database outage', (dialect, server
       const reserved = await ledger.reserve(1, 1, 50)
       await lostAgain
       expect(reserved.ok).toBe(true)
-      expect(await balances()).toMatchObject({
-        user: { quota: before.user.quota - 50 },
-        token: { remain_quota: before.token.remain_quota - 50 },
-        held: { amount: before.held.amount + 50 },
-      })
-      if (reserved.ok) await ledger.refund(reserved.reservation)
-      expect(await balances()).toEqual(before)
+      await expectOnlyHeld(before, reserved, 50)
     },
     15_000,
   )
@@ -193,10 +208,7 @@ describe.each(servers)('Ledger on %s: a short database outage', (dialect, server
     'a reservation given up on whose fence fails too is fenced before the next one, which meanwhile fails fast',
     async () => {
       const before = await balances()
-      // The first try lands, its answer is lost, and the database stays out of reach.
-      const lost = partition.loseAnswerTo(reserveMarker)
-      void lost.then(() => partition.cut())
-      await expect(ledger.reserve(1, 1, 100)).rejects.toThrow()
+      await reservationGivenUpAfterItLanded()
       // Its fence fails as well. The pair's next reservation fails in seconds: it used to wait
       // behind a fence tried for a minute, and the reservation then stayed held until the node stopped.
       const started = Date.now()
@@ -207,13 +219,7 @@ describe.each(servers)('Ledger on %s: a short database outage', (dialect, server
       const reserved = await ledger.reserve(1, 1, 50)
       expect(reserved.ok).toBe(true)
       await new Promise((resolve) => setTimeout(resolve, 300))
-      expect(await balances()).toMatchObject({
-        user: { quota: before.user.quota - 50 },
-        token: { remain_quota: before.token.remain_quota - 50 },
-        held: { amount: before.held.amount + 50 },
-      })
-      if (reserved.ok) await ledger.refund(reserved.reservation)
-      expect(await balances()).toEqual(before)
+      await expectOnlyHeld(before, reserved, 50)
     },
     30_000,
   )

@@ -1,6 +1,7 @@
 import type OpenAI from 'openai'
 import { toFile } from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { holdTransaction } from '../testing/held-transaction.ts'
 import { type CreatedToken, expectedQuota, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -298,15 +299,7 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
       )
       const current = (await owner.client.get(`/api/token/${token.id}`)).body.data
       // A reservation as the ledger makes it, held open while the owner sets a new balance.
-      let commit!: () => void
-      const committed = new Promise<void>((resolve) => {
-        commit = resolve
-      })
-      let locked!: () => void
-      const holdingLock = new Promise<void>((resolve) => {
-        locked = resolve
-      })
-      const reservation = fixture.db.transaction().execute(async (trx) => {
+      const reservation = await holdTransaction(fixture.db, async (trx) => {
         await trx
           .updateTable('tokens')
           .set({ remain_quota: TOKEN_QUOTA - 1_600, used_quota: 1_600 })
@@ -316,14 +309,11 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
           .insertInto('quota_holds')
           .values({ node_id: 'another-node', token_id: token.id, user_id: owner.id, amount: 1_600 })
           .execute()
-        locked()
-        await committed
       })
-      await holdingLock
       const edit = owner.client.put('/api/token/', { ...current, remain_quota: 500_000 })
       await new Promise((resolve) => setTimeout(resolve, 200)) // the edit now waits for the row
-      commit()
-      await reservation
+      reservation.commit()
+      await reservation.finished
       expect((await edit).status).toBe(200)
       // PostgreSQL read the holds before the reservation committed: 500 000, 1 600 too high.
       expect((await fixture.balances(owner.id, token.id)).token.remain_quota).toBe(500_000 - 1_600)

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { holdTransaction } from '../testing/held-transaction.ts'
 import { RelayFixture } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -28,20 +29,9 @@ describe.skipIf(serverDialects.length === 0).each(listed)('elapsed time on %s', 
   it("ends a request's elapsed time and latency with its answer, not with its charge", async () => {
     // Another transaction holds the channel's row for 1.5 s: the settlement, which adds what the
     // channel earned, waits for it after the client was answered.
-    let release!: () => void
-    const released = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    let locked!: () => void
-    const lockTaken = new Promise<void>((resolve) => {
-      locked = resolve
-    })
-    const holder = fixture.db.transaction().execute(async (trx) => {
-      await sql`select id from channels where id = ${channel} for update`.execute(trx)
-      locked()
-      await released
-    })
-    await lockTaken
+    const holder = await holdTransaction(fixture.db, (trx) =>
+      sql`select id from channels where id = ${channel} for update`.execute(trx),
+    )
     const started = Date.now()
     await client.chat.completions.create({
       model: 'el-slow-books',
@@ -54,9 +44,9 @@ describe.skipIf(serverDialects.length === 0).each(listed)('elapsed time on %s', 
       `oneapi_relay_requests_total\\{channel="${channel}",model="el-slow-books",status="200"\\} 1`,
     )
     expect(await (await fetch(`${fixture.baseUrl}/metrics`)).text()).toMatch(counted)
-    setTimeout(release, 1_500)
+    setTimeout(holder.commit, 1_500)
     const [log] = await fixture.waitForLogs({ model: 'el-slow-books' }, 1)
-    await holder
+    await holder.finished
     expect(answeredIn).toBeLessThan(1_000)
     // Before, both counted the 1.5 s the charge waited.
     expect(log.elapsed_time).toBeLessThan(1_000)

@@ -6,6 +6,7 @@ import { insertLogs, systemLog } from '../../db/repositories/logs-repository.ts'
 import type { ChannelsTable } from '../../db/schema.ts'
 import { CHANNEL_HEALTHY } from '../routing/channel-router.ts'
 import { toRoutedChannel } from '../routing/routed-channel.ts'
+import { readWholeBody } from '../upstream-http/streamed-response.ts'
 import { redactChannelKey } from './redact-key.ts'
 
 export interface ChannelTestResult {
@@ -91,7 +92,7 @@ export async function testChannel(
       ...built,
       signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
     })
-    const body = Buffer.from(await response.body.arrayBuffer())
+    const body = await readWholeBody(response.body)
     const parsed = adaptor.parseResponse(
       { status: response.statusCode, headers: response.headers, body },
       request,

@@ -1,33 +1,33 @@
-import { Agent, type Dispatcher, ProxyAgent, request } from 'undici'
+import type { ConnectionOptions } from 'node:tls'
+import { parseProxy } from '../upstream-http/proxy-tunnel.ts'
+import { type StreamedResponse, StreamedResponseHandler } from '../upstream-http/streamed-response.ts'
+import { UpstreamAgent } from '../upstream-http/upstream-agent.ts'
 import { type StreamSink, UpstreamExchange } from './upstream-exchange.ts'
 
-/**
- * The one HTTP client for upstream providers: undici with keep-alive pools per origin (far cheaper
- * than global fetch, ARCHITECTURE §3a), an optional RELAY_PROXY and RELAY_TIMEOUT.
- */
+/** One call to an upstream provider, as an adaptor builds it. */
 export interface UpstreamCall {
   url: string
-  method: 'POST' | 'GET'
+  method: string
   headers: Record<string, string>
   body?: Buffer | string
   signal?: AbortSignal
 }
 
+/**
+ * The one HTTP client for upstream providers: keep-alive connections per origin (upstream-http/),
+ * through RELAY_PROXY when it is set, with RELAY_TIMEOUT's limits.
+ */
 export class UpstreamClient {
-  private readonly dispatcher: Dispatcher
+  private readonly agent: UpstreamAgent
 
-  constructor(options: { proxy?: string; timeoutSeconds: number }) {
-    const timeout = options.timeoutSeconds > 0 ? options.timeoutSeconds * 1000 : 0
-    const common = {
-      keepAliveTimeout: 30_000,
-      keepAliveMaxTimeout: 600_000,
-      // Per upstream origin; every open stream holds one, so this bounds concurrent streams per origin.
-      connections: 8192,
-      // 0 disables undici's own limits: without RELAY_TIMEOUT, long generations must not be cut.
-      headersTimeout: timeout,
-      bodyTimeout: timeout,
-    }
-    this.dispatcher = options.proxy ? new ProxyAgent({ uri: options.proxy, ...common }) : new Agent(common)
+  /** `tls`: extra TLS settings for the upstream connections (tests trust their own authority). */
+  constructor(options: { proxy?: string; timeoutSeconds: number; tls?: ConnectionOptions }) {
+    this.agent = new UpstreamAgent({
+      // 0: no limit. Without RELAY_TIMEOUT, long generations must not be cut.
+      timeoutMs: options.timeoutSeconds > 0 ? options.timeoutSeconds * 1000 : 0,
+      proxy: options.proxy ? parseProxy(options.proxy) : undefined,
+      tls: options.tls,
+    })
   }
 
   /**
@@ -36,28 +36,28 @@ export class UpstreamClient {
    */
   start(call: UpstreamCall, sink?: StreamSink): UpstreamExchange {
     const exchange = new UpstreamExchange(sink)
-    const { origin, path } = splitUrl(call.url)
-    // An unusable URL is reported through the exchange's onError, like any connection failure.
-    this.dispatcher.dispatch(
-      { origin, path, method: call.method, headers: call.headers, body: call.body },
-      exchange,
-    )
+    this.dispatch(call, exchange)
     return exchange
   }
 
-  /** A call answered as a Node stream (channel tests, the pass-through proxy). */
-  send(call: UpstreamCall): Promise<Dispatcher.ResponseData> {
-    return request(call.url, {
-      method: call.method,
-      headers: call.headers,
-      body: call.body,
-      signal: call.signal,
-      dispatcher: this.dispatcher,
-    })
+  /** A call answered as a Node stream (the pass-through proxy, channel tests). */
+  send(call: UpstreamCall): Promise<StreamedResponse> {
+    const handler = new StreamedResponseHandler(call.signal)
+    this.dispatch(call, handler)
+    return handler.response
   }
 
-  close(): Promise<void> {
-    return this.dispatcher.close()
+  async close(): Promise<void> {
+    this.agent.close()
+  }
+
+  private dispatch(call: UpstreamCall, handler: UpstreamExchange | StreamedResponseHandler): void {
+    const { origin, path } = splitUrl(call.url)
+    // An unusable URL is reported through the handler's onError, like any connection failure.
+    this.agent.dispatch(
+      { origin, path, method: call.method, headers: call.headers, body: call.body },
+      handler,
+    )
   }
 }
 

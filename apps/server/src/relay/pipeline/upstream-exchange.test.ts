@@ -15,7 +15,7 @@ function recordingSink() {
   return { sink, seen }
 }
 
-const raw = (...pairs: string[]) => pairs.map((part) => Buffer.from(part))
+const raw = (...pairs: string[]) => pairs
 const resume = () => {}
 
 describe('UpstreamExchange', () => {

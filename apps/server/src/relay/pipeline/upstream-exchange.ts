@@ -1,4 +1,4 @@
-import type { Dispatcher } from 'undici'
+import type { CallHandler } from '../upstream-http/upstream-connection.ts'
 
 /** Where a streamed upstream answer goes, chunk by chunk, as it arrives. */
 export interface StreamSink {
@@ -54,11 +54,10 @@ const AFTER_ANSWER_GRACE_MS = 1_000
 const doNothing = (): void => {}
 
 /** Every header, names lower-cased. */
-function decodeHeaders(rawHeaders: Buffer[] | string[] | null): Record<string, string> {
+function decodeHeaders(rawHeaders: string[]): Record<string, string> {
   const headers: Record<string, string> = {}
-  if (!rawHeaders) return headers
   for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
-    headers[String(rawHeaders[index]).toLowerCase()] = String(rawHeaders[index + 1])
+    headers[rawHeaders[index]!.toLowerCase()] = rawHeaders[index + 1]!
   }
   return headers
 }
@@ -67,38 +66,34 @@ const CONTENT_TYPE = 'content-type'
 /** OpenAI's id of the request on its side: clients (the official SDKs' `_request_id`) read it. */
 export const UPSTREAM_REQUEST_ID = 'x-request-id'
 
-/** Whether a raw header name is `lowerName` (lower-case ASCII), in any case, without decoding it. */
-function isHeaderNamed(name: Buffer | string, lowerName: string): boolean {
+/** Whether a header name is `lowerName` (lower-case ASCII), in any case, without a lower-cased copy. */
+function isHeaderNamed(name: string, lowerName: string): boolean {
   if (name.length !== lowerName.length) return false
-  if (typeof name === 'string') return name.toLowerCase() === lowerName
   for (let index = 0; index < lowerName.length; index++) {
     // ASCII letters differ from their capitals by 0x20 alone; '-' has that bit set already.
-    if ((name[index]! | 0x20) !== lowerName.charCodeAt(index)) return false
+    if ((name.charCodeAt(index) | 0x20) !== lowerName.charCodeAt(index)) return false
   }
   return true
 }
 
 /** The headers a success needs (Content-Type, the upstream's request id; last value of each). */
-function successHeaders(rawHeaders: Buffer[] | string[] | null): Record<string, string> {
+function successHeaders(rawHeaders: string[]): Record<string, string> {
   const headers: Record<string, string> = {}
-  if (!rawHeaders) return headers
   for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
     const name = rawHeaders[index]!
-    if (isHeaderNamed(name, CONTENT_TYPE)) headers[CONTENT_TYPE] = String(rawHeaders[index + 1])
-    else if (isHeaderNamed(name, UPSTREAM_REQUEST_ID))
-      headers[UPSTREAM_REQUEST_ID] = String(rawHeaders[index + 1])
+    if (isHeaderNamed(name, CONTENT_TYPE)) headers[CONTENT_TYPE] = rawHeaders[index + 1]!
+    else if (isHeaderNamed(name, UPSTREAM_REQUEST_ID)) headers[UPSTREAM_REQUEST_ID] = rawHeaders[index + 1]!
   }
   return headers
 }
 
 /**
- * One upstream call driven through undici's dispatcher with a handler of our own: the answer is
- * either gathered into one Buffer or handed chunk by chunk to a StreamSink, with backpressure from
- * the client's socket. This skips the Readable stream, the AbortSignal wiring and the async
- * context tracking that undici's `request()` builds for every call, which on the relay's hot path
- * cost more than the rest of the gateway's own work. Timeouts come from the dispatcher's options.
+ * One upstream call of the relay: the answer is either gathered into one Buffer or handed chunk by
+ * chunk to a StreamSink, with backpressure from the client's socket. No Readable stream, no
+ * AbortSignal: on the relay's hot path they cost more than the rest of the gateway's own work.
+ * Timeouts come from the client's options (RELAY_TIMEOUT).
  */
-export class UpstreamExchange implements Dispatcher.DispatchHandler {
+export class UpstreamExchange implements CallHandler {
   readonly done: Promise<UpstreamAnswer>
   private resolve!: (answer: UpstreamAnswer) => void
   private reject!: (error: Error) => void
@@ -133,11 +128,8 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     else this.abortUpstream = abort
   }
 
-  onHeaders(status: number, rawHeaders: Buffer[] | string[] | null, resume: () => void): boolean {
-    // What is kept is decoded at once: undici's raw header Buffers are views into the socket's
-    // read buffer, and keeping them (to decode later) kept those buffers alive (measured: 50 MB
-    // more resident memory after a streaming load). A success decodes two headers, not the twenty
-    // or so a provider sends: decoding each cost more than the rest of the answer's handling.
+  onHeaders(status: number, rawHeaders: string[], resume: () => void): boolean {
+    // A success keeps two headers, not the twenty or so a provider sends.
     const success = status >= 200 && status < 300
     const headers = success ? successHeaders(rawHeaders) : decodeHeaders(rawHeaders)
     this.head = { status, headers }

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { RelayFixture } from '../testing/relay-fixture.ts'
+import { connectProxy, type TestServer } from './upstream-http/testing.ts'
+
+describe('RELAY_PROXY', () => {
+  let proxy: TestServer & { tunnels: string[] }
+  let fixture: RelayFixture
+  let channelId: number
+  let key: string
+
+  beforeAll(async () => {
+    proxy = await connectProxy('gateway:proxy-password')
+    fixture = await RelayFixture.start('sqlite', {
+      RELAY_PROXY: proxy.origin.replace('://', '://gateway:proxy-password@'),
+    })
+    channelId = await fixture.addChannel({ models: ['gpt-4o-mini'] })
+    key = (await fixture.createToken()).key
+  })
+  afterAll(async () => {
+    await fixture.close()
+    await proxy.close()
+  })
+
+  it('sends relayed calls and channel tests to the upstream through the proxy', async () => {
+    const client = fixture.openai(key)
+    const answer = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+    })
+    expect(answer.choices[0]?.message.content).toBeTruthy()
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    })
+    let text = ''
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
+    expect(text).toBeTruthy()
+    const tested = await fixture.root.get(`/api/channel/test/${channelId}?model=gpt-4o-mini`)
+    expect(tested.body).toMatchObject({ success: true })
+    const mockAuthority = new URL(fixture.mock.url).host
+    expect(proxy.tunnels.length).toBeGreaterThan(0)
+    expect(new Set(proxy.tunnels)).toEqual(new Set([mockAuthority]))
+    expect(fixture.mock.requests.length).toBe(3)
+  })
+})

@@ -1,0 +1,235 @@
+import type { Socket } from 'node:net'
+import { ResponseParseError, ResponseParser, type ResponseSink } from './response-parser.ts'
+
+/**
+ * How a call's answer is handed over: the callbacks of undici's dispatcher handlers, so that one
+ * handler type serves every upstream call (https://undici.nodejs.org/#/docs/api/Dispatcher).
+ */
+export interface CallHandler {
+  /** The call is on its way; `abort` ends it (the handler then hears onError with the reason). */
+  onConnect(abort: (reason?: Error) => void): void
+  /** The answer's head. Returning false pauses the upstream until `resume` is called. */
+  onHeaders(status: number, rawHeaders: string[], resume: () => void): boolean
+  /** A piece of the body. Returning false pauses the upstream until `resume` is called. */
+  onData(chunk: Buffer): boolean
+  onComplete(trailers: null): void
+  onError(error: Error): void
+}
+
+/** One request as a connection writes it. */
+export interface OutgoingRequest {
+  method: string
+  /** The request head, up to and including its blank line (request-head.ts). */
+  head: string
+  body: Buffer | undefined
+}
+
+/** What a pool learns from its connections. */
+export interface ConnectionOwner {
+  /** The call is over; the connection can carry another, or is closed (`reusable` false). */
+  released(connection: UpstreamConnection, reusable: boolean): void
+}
+
+/** A transport failure, with a code the relay's error mapping knows (transportError). */
+export class UpstreamSocketError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message)
+  }
+}
+
+/** An upstream's announced keep-alive time is not used to its last seconds (as undici does). */
+const KEEP_ALIVE_MARGIN_MS = 2_000
+
+/**
+ * One call on a connection. Its abort and resume functions stay bound to it: an exchange that
+ * aborts or resumes late (its client left after the answer) cannot touch the connection's next call.
+ */
+class Call implements ResponseSink {
+  readonly parser: ResponseParser
+  /** Bytes of the answer have arrived. */
+  answered = false
+  timer: NodeJS.Timeout | undefined
+
+  constructor(
+    private readonly connection: UpstreamConnection,
+    method: string,
+    readonly handler: CallHandler,
+  ) {
+    this.parser = new ResponseParser(this, method)
+  }
+
+  readonly abort = (reason?: Error): void => {
+    this.connection.fail(this, reason ?? new UpstreamSocketError('the call was aborted', 'ABORT_ERR'))
+  }
+
+  readonly resume = (): void => {
+    const parser = this.parser
+    if (!parser.isPaused) return
+    parser.resume()
+    if (!parser.isPaused && this.connection.isCurrent(this)) this.connection.socket.resume()
+  }
+
+  onHead(status: number, rawHeaders: string[]): void {
+    this.connection.headReceived(this)
+    if (!this.handler.onHeaders(status, rawHeaders, this.resume)) this.pauseSocket()
+  }
+
+  onBody(piece: Buffer): boolean {
+    this.timer?.refresh()
+    if (this.handler.onData(piece)) return true
+    this.pauseSocket()
+    return false
+  }
+
+  onEnd(reusable: boolean): void {
+    this.connection.ended(this, reusable)
+  }
+
+  private pauseSocket(): void {
+    if (this.connection.isCurrent(this)) this.connection.socket.pause()
+  }
+}
+
+/**
+ * One keep-alive connection to an upstream origin, carrying one call at a time. The socket's
+ * chunks go to the call's parser; back-pressure from the handler pauses the socket. A connection
+ * whose answer could not be read to its end, or that received bytes nobody asked for, is closed.
+ */
+export class UpstreamConnection {
+  private call: Call | undefined
+  private socketError: Error | undefined
+  /** When the connection was last released to the idle list (ms, performance clock). */
+  idleSince = 0
+  /** How long it may stay idle: the upstream's Keep-Alive hint less a margin, or the default. */
+  keepAliveMs: number
+  closed = false
+
+  constructor(
+    readonly socket: Socket,
+    private readonly owner: ConnectionOwner,
+    private readonly timeoutMs: number,
+    defaultKeepAliveMs: number,
+  ) {
+    this.keepAliveMs = defaultKeepAliveMs
+    socket.on('data', (chunk: Buffer) => this.onSocketData(chunk))
+    socket.on('error', (error: Error) => {
+      this.socketError ??= error
+    })
+    socket.on('close', () => this.onSocketClose())
+    // A tunnel through a proxy comes paused (proxy-tunnel.ts).
+    socket.resume()
+  }
+
+  /** Whether an idle connection can take a call: its socket still open both ways. */
+  get usable(): boolean {
+    const socket = this.socket
+    return !this.closed && !socket.destroyed && socket.writable && !socket.readableEnded
+  }
+
+  isCurrent(call: Call): boolean {
+    return this.call === call
+  }
+
+  /** Sends a request; the answer goes to `handler`. The connection must be idle. */
+  send(request: OutgoingRequest, handler: CallHandler): void {
+    const call = new Call(this, request.method, handler)
+    this.call = call
+    handler.onConnect(call.abort)
+    if (this.call !== call) return
+    if (this.timeoutMs > 0) this.startTimer(call, 'headers')
+    const socket = this.socket
+    if (request.body && request.body.length > 0) {
+      // The head and the body leave in one system call.
+      socket.cork()
+      socket.write(request.head, 'latin1')
+      socket.write(request.body)
+      socket.uncork()
+    } else {
+      socket.write(request.head, 'latin1')
+    }
+  }
+
+  headReceived(call: Call): void {
+    const hint = call.parser.keepAliveHintMs
+    if (hint > 0) this.keepAliveMs = Math.min(this.keepAliveMs, hint - KEEP_ALIVE_MARGIN_MS)
+    if (call.timer) this.startTimer(call, 'body')
+  }
+
+  ended(call: Call, reusable: boolean): void {
+    if (this.call !== call) return
+    this.finish(call)
+    call.handler.onComplete(null)
+    if (!reusable) this.close()
+    this.owner.released(this, reusable && !this.closed)
+  }
+
+  /** Ends the call in an error: its handler hears it once, and the connection is closed. */
+  fail(call: Call, error: Error): void {
+    if (this.call !== call) return
+    this.finish(call)
+    this.close()
+    call.handler.onError(error)
+    this.owner.released(this, false)
+  }
+
+  close(): void {
+    if (this.closed) return
+    this.closed = true
+    this.socket.destroy()
+  }
+
+  private finish(call: Call): void {
+    call.parser.stop()
+    this.call = undefined
+    if (call.timer) clearTimeout(call.timer)
+  }
+
+  private onSocketData(chunk: Buffer): void {
+    const call = this.call
+    if (!call) {
+      // Bytes nobody asked for, on an idle connection: its framing cannot be trusted any more.
+      this.close()
+      return
+    }
+    call.answered = true
+    try {
+      call.parser.feed(chunk)
+    } catch (error) {
+      if (!(error instanceof ResponseParseError)) throw error
+      this.fail(call, new UpstreamSocketError(`invalid upstream answer: ${error.message}`, error.code))
+    }
+  }
+
+  private onSocketClose(): void {
+    this.closed = true
+    const call = this.call
+    if (!call) {
+      // An idle connection the upstream closed, or one this side closed after its call.
+      this.owner.released(this, false)
+      return
+    }
+    // An answer framed by the connection's close is complete now.
+    if (call.parser.close()) return
+    this.fail(
+      call,
+      this.socketError ??
+        new UpstreamSocketError(
+          call.answered
+            ? 'the upstream closed the connection mid-answer'
+            : 'the upstream closed the connection',
+          'UND_ERR_SOCKET',
+        ),
+    )
+  }
+
+  private startTimer(call: Call, phase: 'headers' | 'body'): void {
+    if (call.timer) clearTimeout(call.timer)
+    const code = phase === 'headers' ? 'UND_ERR_HEADERS_TIMEOUT' : 'UND_ERR_BODY_TIMEOUT'
+    call.timer = setTimeout(() => {
+      this.fail(call, new UpstreamSocketError(`no upstream ${phase} within ${this.timeoutMs} ms`, code))
+    }, this.timeoutMs)
+  }
+}

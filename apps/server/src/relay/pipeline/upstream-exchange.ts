@@ -1,3 +1,4 @@
+import { headerNameIs } from '../upstream-http/response-parser.ts'
 import type { CallHandler } from '../upstream-http/upstream-connection.ts'
 
 /** Where a streamed upstream answer goes, chunk by chunk, as it arrives. */
@@ -66,23 +67,13 @@ const CONTENT_TYPE = 'content-type'
 /** OpenAI's id of the request on its side: clients (the official SDKs' `_request_id`) read it. */
 export const UPSTREAM_REQUEST_ID = 'x-request-id'
 
-/** Whether a header name is `lowerName` (lower-case ASCII), in any case, without a lower-cased copy. */
-function isHeaderNamed(name: string, lowerName: string): boolean {
-  if (name.length !== lowerName.length) return false
-  for (let index = 0; index < lowerName.length; index++) {
-    // ASCII letters differ from their capitals by 0x20 alone; '-' has that bit set already.
-    if ((name.charCodeAt(index) | 0x20) !== lowerName.charCodeAt(index)) return false
-  }
-  return true
-}
-
 /** The headers a success needs (Content-Type, the upstream's request id; last value of each). */
 function successHeaders(rawHeaders: string[]): Record<string, string> {
   const headers: Record<string, string> = {}
   for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
     const name = rawHeaders[index]!
-    if (isHeaderNamed(name, CONTENT_TYPE)) headers[CONTENT_TYPE] = rawHeaders[index + 1]!
-    else if (isHeaderNamed(name, UPSTREAM_REQUEST_ID)) headers[UPSTREAM_REQUEST_ID] = rawHeaders[index + 1]!
+    if (headerNameIs(name, CONTENT_TYPE)) headers[CONTENT_TYPE] = rawHeaders[index + 1]!
+    else if (headerNameIs(name, UPSTREAM_REQUEST_ID)) headers[UPSTREAM_REQUEST_ID] = rawHeaders[index + 1]!
   }
   return headers
 }

@@ -129,9 +129,15 @@ describe('ResponseParser', () => {
     ['a status line that is not HTTP/1.x', 'HTTP/2 200 OK\r\n\r\n'],
     ['a status that is not three digits', 'HTTP/1.1 2x0 OK\r\n\r\n'],
     ['a header line without a name', 'HTTP/1.1 200 OK\r\n: x\r\n\r\n'],
+    ['a header folded onto the line before', 'HTTP/1.1 200 OK\r\nX-A: b\r\n c: d\r\n\r\n'],
     ['a Content-Length that is not a number', 'HTTP/1.1 200 OK\r\nContent-Length: 1e3\r\n\r\n'],
     ['two different Content-Lengths', 'HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n'],
     ['a chunk size that is not hex', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n'],
+    ['a chunk size followed by other bytes', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1g\r\n'],
+    [
+      'a chunk size of more than 13 hex digits',
+      'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10000000000000\r\n',
+    ],
     ['chunk data longer than its size', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nabc\r\n'],
     ['a head beyond 16 KiB', `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\n\r\n`],
   ])('refuses %s', (_name, response) => {

@@ -39,6 +39,37 @@ enum State {
 
 const CR = 0x0d
 const LF = 0x0a
+const SPACE = 0x20
+
+const isWhitespace = (code: number): boolean => code === SPACE || code === 0x09
+
+/** The decimal digit at `index`, or NaN. */
+function digit(text: string, index: number): number {
+  const value = text.charCodeAt(index) - 0x30
+  return value >= 0 && value <= 9 ? value : Number.NaN
+}
+
+/** The value of a hex digit's byte, or -1. */
+function hexValue(byte: number): number {
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30
+  const letter = byte | 0x20
+  return letter >= 0x61 && letter <= 0x66 ? letter - 0x61 + 10 : -1
+}
+
+/** What may follow a chunk size: its extensions, whitespace before them, or the line's end. */
+const isChunkSizeEnd = (byte: number): boolean => byte === 0x3b || byte === CR || isWhitespace(byte)
+
+const invalidChunkSize = () => new ResponseParseError('invalid chunk size')
+
+/** Whether a header name is `lowerName` (lower-case ASCII), in any case, without a lower-cased copy. */
+export function headerNameIs(name: string, lowerName: string): boolean {
+  if (name.length !== lowerName.length) return false
+  for (let index = 0; index < lowerName.length; index++) {
+    // ASCII letters differ from their capitals by 0x20 alone; '-' has that bit set already.
+    if ((name.charCodeAt(index) | 0x20) !== lowerName.charCodeAt(index)) return false
+  }
+  return true
+}
 
 export class ResponseParser {
   private state = State.Head
@@ -149,7 +180,7 @@ export class ResponseParser {
           break
         }
         case State.ChunkLine:
-          offset = this.parseChunkLine(chunk, offset)
+          offset = this.readLine(chunk, offset)
           break
         case State.ChunkData: {
           const take = Math.min(this.remaining, chunk.length - offset)
@@ -164,10 +195,10 @@ export class ResponseParser {
           break
         }
         case State.ChunkDataEnd:
-          offset = this.parseChunkDataEnd(chunk, offset)
+          offset = this.readLine(chunk, offset)
           break
         case State.Trailers:
-          offset = this.parseTrailers(chunk, offset)
+          offset = this.readLine(chunk, offset)
           break
         case State.UntilClose:
           if (!this.sink.onBody(offset === 0 ? chunk : chunk.subarray(offset))) {
@@ -219,32 +250,48 @@ export class ResponseParser {
     return partialLength > 0 ? end + 4 - partialLength + offset : end + 4
   }
 
+  /**
+   * The head as text (latin1, one character a byte), read line by line in one pass: no split, no
+   * regular expression but for the rare framing values.
+   */
   private readHead(text: string): void {
-    const lines = text.split('\r\n')
-    const statusLine = lines[0]!
     // "HTTP/1.1 200 OK": the version, a space, three digits, then the (ignored) reason.
-    if (!statusLine.startsWith('HTTP/1.') || statusLine.length < 12 || statusLine[8] !== ' ') {
+    if (!text.startsWith('HTTP/1.') || text.length < 12 || text.charCodeAt(8) !== SPACE) {
       throw new ResponseParseError('malformed status line')
     }
-    const status = Number(statusLine.slice(9, 12))
-    if (!Number.isInteger(status) || status < 100 || status > 999) {
+    const status = digit(text, 9) * 100 + digit(text, 10) * 10 + digit(text, 11)
+    if (
+      !(status >= 100) ||
+      !(text.length === 12 || text.charCodeAt(12) === SPACE || text.charCodeAt(12) === CR)
+    ) {
       throw new ResponseParseError('malformed status line')
     }
-    const http10 = statusLine[7] === '0'
+    const http10 = text.charCodeAt(7) === 0x30
     const rawHeaders: string[] = []
     let contentLength = -1
     let chunked = false
     let connection = ''
-    for (let index = 1; index < lines.length; index++) {
-      const line = lines[index]!
-      const colon = line.indexOf(':')
-      if (colon <= 0) throw new ResponseParseError('malformed header line')
-      const name = line.slice(0, colon)
-      const value = line.slice(colon + 1).trim()
+    let lineStart = text.indexOf('\r\n') + 2
+    if (lineStart === 1) lineStart = text.length
+    while (lineStart < text.length) {
+      let lineEnd = text.indexOf('\r\n', lineStart)
+      if (lineEnd === -1) lineEnd = text.length
+      const colon = text.indexOf(':', lineStart)
+      // A line without a name, or one folded onto the line before (obsolete, RFC 9112 §5.2).
+      if (colon <= lineStart || colon > lineEnd || isWhitespace(text.charCodeAt(lineStart))) {
+        throw new ResponseParseError('malformed header line')
+      }
+      let valueStart = colon + 1
+      let valueEnd = lineEnd
+      while (valueStart < valueEnd && isWhitespace(text.charCodeAt(valueStart))) valueStart += 1
+      while (valueEnd > valueStart && isWhitespace(text.charCodeAt(valueEnd - 1))) valueEnd -= 1
+      const name = text.slice(lineStart, colon)
+      const value = text.slice(valueStart, valueEnd)
       rawHeaders.push(name, value)
+      lineStart = lineEnd + 2
       switch (name.length) {
         case 14:
-          if (name.toLowerCase() === 'content-length') {
+          if (headerNameIs(name, 'content-length')) {
             if (!/^\d{1,15}$/.test(value)) throw new ResponseParseError('invalid Content-Length')
             const length = Number(value)
             if (contentLength !== -1 && contentLength !== length)
@@ -253,21 +300,19 @@ export class ResponseParser {
           }
           break
         case 17:
-          if (name.toLowerCase() === 'transfer-encoding') {
+          if (headerNameIs(name, 'transfer-encoding')) {
             // Chunked must be the last coding; anything else is read until the connection closes.
-            chunked = /(^|,)\s*chunked\s*$/i.test(value)
+            chunked = /(^|,)\s*chunked$/i.test(value)
             if (!chunked) contentLength = -2
           }
           break
-        case 10: {
-          const lower = name.toLowerCase()
-          if (lower === 'connection') connection += `${value.toLowerCase()},`
-          else if (lower === 'keep-alive') {
+        case 10:
+          if (headerNameIs(name, 'connection')) connection += `${value.toLowerCase()},`
+          else if (headerNameIs(name, 'keep-alive')) {
             const timeout = /timeout\s*=\s*(\d+)/i.exec(value)
             if (timeout) this.keepAliveHintMs = Number(timeout[1]) * 1000
           }
           break
-        }
       }
     }
     // Interim answers (100 Continue, 103 Early Hints) precede the real one; 101 is not asked for.
@@ -299,52 +344,81 @@ export class ResponseParser {
     }
   }
 
-  /** Reads a line ending in CRLF from `chunk` at `offset`; undefined (kept as partial) if not whole. */
-  private readLine(chunk: Buffer, offset: number): { line: string; next: number } | undefined {
-    const partialLength = this.partial?.length ?? 0
-    const { buffer, start } = this.joinPartial(chunk, offset)
-    const end = buffer.indexOf(LF, start)
-    if (end === -1) {
-      if (buffer.length - start > MAX_CHUNK_LINE_BYTES) throw new ResponseParseError('chunk line too long')
-      this.partial = start === 0 ? buffer : buffer.subarray(start)
-      return undefined
+  /**
+   * Reads the line the state expects at `chunk[offset]` (readLineAt: the offset after its LF, or -1
+   * when the line is not whole yet: its start is then kept, as `partial`, until more comes).
+   * The usual line lies whole in one chunk and is read in place, without a copy.
+   */
+  private readLine(chunk: Buffer, offset: number): number {
+    const partial = this.partial
+    if (partial) {
+      const joined = Buffer.concat([partial, chunk.subarray(offset)])
+      this.partial = undefined
+      const next = this.readLineAt(joined, 0)
+      if (next !== -1) return next - partial.length + offset
+      this.keepPartial(joined, 0)
+      return chunk.length
     }
-    if (end === start || buffer[end - 1] !== CR) throw new ResponseParseError('malformed chunk line')
-    if (end - start > MAX_CHUNK_LINE_BYTES) throw new ResponseParseError('chunk line too long')
-    const line = buffer.toString('latin1', start, end - 1)
-    const next = partialLength > 0 ? end + 1 - partialLength + offset : end + 1
-    return { line, next }
+    const next = this.readLineAt(chunk, offset)
+    if (next !== -1) return next
+    this.keepPartial(chunk, offset)
+    return chunk.length
   }
 
-  private parseChunkLine(chunk: Buffer, offset: number): number {
-    const read = this.readLine(chunk, offset)
-    if (!read) return chunk.length
-    const semicolon = read.line.indexOf(';')
-    const hex = (semicolon === -1 ? read.line : read.line.slice(0, semicolon)).trim()
-    if (!/^[0-9a-fA-F]{1,13}$/.test(hex)) throw new ResponseParseError('invalid chunk size')
-    const size = Number.parseInt(hex, 16)
+  /** The line the state expects at `buffer[start]`: see readLine. */
+  private readLineAt(buffer: Buffer, start: number): number {
+    if (this.state === State.ChunkLine) return this.readChunkSize(buffer, start)
+    if (this.state === State.ChunkDataEnd) return this.readChunkDataEnd(buffer, start)
+    return this.readTrailerLine(buffer, start)
+  }
+
+  private keepPartial(buffer: Buffer, start: number): void {
+    if (buffer.length - start > MAX_CHUNK_LINE_BYTES) throw new ResponseParseError('chunk line too long')
+    this.partial = start === 0 ? buffer : buffer.subarray(start)
+  }
+
+  /** `1a;name=value\r\n`: the size in hex, extensions (ignored), CRLF (RFC 9112 §7.1). */
+  private readChunkSize(buffer: Buffer, start: number): number {
+    let size = 0
+    let index = start
+    for (; index < buffer.length; index++) {
+      const value = hexValue(buffer[index]!)
+      if (value === -1) break
+      size = size * 16 + value
+    }
+    const digits = index - start
+    const end = buffer.indexOf(LF, index)
+    if (end === -1) {
+      if (index < buffer.length && !isChunkSizeEnd(buffer[index]!)) throw invalidChunkSize()
+      return -1
+    }
+    if (digits === 0 || digits > 13 || !isChunkSizeEnd(buffer[index]!) || buffer[end - 1] !== CR) {
+      throw invalidChunkSize()
+    }
     if (size === 0) {
       this.state = State.Trailers
     } else {
       this.remaining = size
       this.state = State.ChunkData
     }
-    return read.next
+    return end + 1
   }
 
-  private parseChunkDataEnd(chunk: Buffer, offset: number): number {
-    const read = this.readLine(chunk, offset)
-    if (!read) return chunk.length
-    if (read.line !== '') throw new ResponseParseError('chunk data longer than its size')
+  /** The CRLF that closes a chunk's data. */
+  private readChunkDataEnd(buffer: Buffer, start: number): number {
+    if (buffer[start] !== CR) throw new ResponseParseError('chunk data longer than its size')
+    if (start + 1 >= buffer.length) return -1
+    if (buffer[start + 1] !== LF) throw new ResponseParseError('chunk data longer than its size')
     this.state = State.ChunkLine
-    return read.next
+    return start + 2
   }
 
   /** Trailer fields after the last chunk are read and dropped, up to the blank line. */
-  private parseTrailers(chunk: Buffer, offset: number): number {
-    const read = this.readLine(chunk, offset)
-    if (!read) return chunk.length
-    if (read.line === '') this.finish(this.keepAlive)
-    return read.next
+  private readTrailerLine(buffer: Buffer, start: number): number {
+    const end = buffer.indexOf(LF, start)
+    if (end === -1) return -1
+    if (end === start || buffer[end - 1] !== CR) throw new ResponseParseError('malformed trailer line')
+    if (end === start + 1) this.finish(this.keepAlive)
+    return end + 1
   }
 }

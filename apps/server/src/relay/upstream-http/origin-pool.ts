@@ -121,7 +121,7 @@ export class OriginPool implements ConnectionOwner {
     }
     const next = this.waiting.shift()
     if (next) {
-      connection.send(next.request, next.handler)
+      this.sendAfterCheck(connection, next.request, next.handler)
       return
     }
     connection.idleSince = performance.now()
@@ -134,7 +134,7 @@ export class OriginPool implements ConnectionOwner {
     this.closing = true
     if (this.sweeper) clearInterval(this.sweeper)
     for (const { handler } of this.waiting.splice(0)) handler.onError(closedError())
-    for (const connection of [...this.open]) connection.close()
+    for (const connection of [...this.open]) connection.closeWith(closedError())
   }
 
   private takeIdle(now: number): UpstreamConnection | undefined {
@@ -186,7 +186,7 @@ export class OriginPool implements ConnectionOwner {
           handler.onError(closedError())
           return
         }
-        this.adopt(this.secure ? this.startTls(tunnel) : tunnel).send(request, handler)
+        this.adopt(this.secure ? this.withConnectTimer(this.startTls(tunnel)) : tunnel).send(request, handler)
       },
       (error: Error) => {
         this.opening -= 1
@@ -198,7 +198,13 @@ export class OriginPool implements ConnectionOwner {
   }
 
   private connectDirectly(): Socket {
-    const socket = this.secure ? this.startTls(undefined) : connectTcp({ host: this.host, port: this.port })
+    return this.withConnectTimer(
+      this.secure ? this.startTls(undefined) : connectTcp({ host: this.host, port: this.port }),
+    )
+  }
+
+  /** Fails a connection whose TCP connect (or TLS handshake) takes longer than connectTimeoutMs. */
+  private withConnectTimer(socket: Socket): Socket {
     const connectTimer = setTimeout(() => {
       socket.destroy(
         new UpstreamSocketError('connecting to the upstream timed out', 'UND_ERR_CONNECT_TIMEOUT'),
@@ -213,7 +219,10 @@ export class OriginPool implements ConnectionOwner {
   private startTls(tunnel: Socket | undefined): Socket {
     return connectTls({
       ...this.options.tls,
-      ...(tunnel ? { socket: tunnel } : { host: this.host, port: this.port }),
+      // Over a tunnel, `host` is only the name the certificate is checked against (without it,
+      // Node checks an address origin's certificate against the proxy's name).
+      host: this.host,
+      ...(tunnel ? { socket: tunnel } : { port: this.port }),
       // SNI takes a name, never an address (RFC 6066 §3).
       servername: isIP(this.host) ? undefined : this.host,
       ALPNProtocols: ['http/1.1'],

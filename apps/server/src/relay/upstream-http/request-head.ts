@@ -4,6 +4,8 @@ import { UpstreamSocketError } from './upstream-connection.ts'
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 /** A value may hold anything but the bytes that would end the line or the head (§5.5). */
 const FORBIDDEN_IN_VALUE = /[\r\n\0]/
+/** A request target: visible latin1 characters only, as undici requires (no space, no line break). */
+const INVALID_PATH = /[^\u0021-\u00ff]/
 /** Fields the client writes itself, from the call's own facts. */
 const OWN_FIELDS = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'keep-alive'])
 
@@ -19,7 +21,7 @@ export function requestHead(
   headers: Record<string, string>,
   bodyLength: number | undefined,
 ): string {
-  if (path[0] !== '/' || FORBIDDEN_IN_VALUE.test(path) || path.includes(' ')) {
+  if (path[0] !== '/' || INVALID_PATH.test(path)) {
     throw new UpstreamSocketError('invalid request path', 'UND_ERR_INVALID_ARG')
   }
   let head = `${method} ${path} HTTP/1.1\r\nhost: ${hostHeader}\r\nconnection: keep-alive\r\n`

@@ -8,7 +8,10 @@ function parse(pieces: Array<string | Buffer>, options: { method?: string; pause
   const ends: boolean[] = []
   const parser = new ResponseParser(
     {
-      onHead: (status, headers) => void heads.push({ status, headers }),
+      onHead: (status, headers) => {
+        heads.push({ status, headers })
+        return true
+      },
       onBody: (piece) => {
         body.push(Buffer.from(piece))
         return !options.pauseEvery
@@ -63,6 +66,35 @@ describe('ResponseParser', () => {
     const fixed = parse(['HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nab', 'cd', 'ef'], { pauseEvery: true })
     expect(fixed.body).toBe('abcdef')
     expect(fixed.ends).toEqual([true])
+  })
+
+  it('stops after the head when the sink asks, keeping the body that came with it', () => {
+    const body: string[] = []
+    const parser = new ResponseParser(
+      {
+        onHead: () => false,
+        onBody: (piece) => {
+          body.push(piece.toString())
+          return true
+        },
+        onEnd: () => {},
+      },
+      'POST',
+    )
+    parser.feed(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello'))
+    expect(parser.isPaused).toBe(true)
+    expect(body).toEqual([])
+    parser.resume()
+    expect(body).toEqual(['hello'])
+    expect(parser.done).toBe(true)
+  })
+
+  it('reads whitespace and extensions after a chunk size', () => {
+    const { body, ends } = parse([
+      'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2 ;a=b\r\nok\r\n0\r\n\r\n',
+    ])
+    expect(body).toBe('ok')
+    expect(ends).toEqual([true])
   })
 
   it('skips interim 1xx heads and reads the final one', () => {
@@ -129,6 +161,12 @@ describe('ResponseParser', () => {
     ['a status line that is not HTTP/1.x', 'HTTP/2 200 OK\r\n\r\n'],
     ['a status that is not three digits', 'HTTP/1.1 2x0 OK\r\n\r\n'],
     ['a header line without a name', 'HTTP/1.1 200 OK\r\n: x\r\n\r\n'],
+    ['a control character in a header value', 'HTTP/1.1 200 OK\r\nX-Request-Id: a\u0001b\r\n\r\n'],
+    ['a bare CR inside a header value', 'HTTP/1.1 200 OK\r\nX-A: a\rb\r\n\r\n'],
+    ['a bare LF inside a header value', 'HTTP/1.1 200 OK\r\nX-A: a\nb\r\n\r\n'],
+    ['a head whose lines end in bare LFs', 'HTTP/1.1 200 OK\nContent-Length: 0\n\n'],
+    ['whitespace between a header name and its colon', 'HTTP/1.1 200 OK\r\nContent-Length : 5\r\n\r\n'],
+    ['a chunk size followed by a word', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1a x\r\n'],
     ['a header folded onto the line before', 'HTTP/1.1 200 OK\r\nX-A: b\r\n c: d\r\n\r\n'],
     ['a Content-Length that is not a number', 'HTTP/1.1 200 OK\r\nContent-Length: 1e3\r\n\r\n'],
     ['two different Content-Lengths', 'HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n'],

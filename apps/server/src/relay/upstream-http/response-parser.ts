@@ -8,8 +8,11 @@
 
 /** Where the parser's results go. */
 export interface ResponseSink {
-  /** The final head (interim 1xx heads are skipped). `rawHeaders`: name, value, name, value... */
-  onHead(status: number, rawHeaders: string[]): void
+  /**
+   * The final head (interim 1xx heads are skipped). `rawHeaders`: name, value, name, value...
+   * Returns false to stop feeding until `resume()` is called.
+   */
+  onHead(status: number, rawHeaders: string[]): boolean
   /** A piece of body. Returns false to stop feeding until `resume()` is called. */
   onBody(piece: Buffer): boolean
   /** The response is complete; `reusable` is false when the connection must be closed after it. */
@@ -42,6 +45,18 @@ const LF = 0x0a
 const SPACE = 0x20
 
 const isWhitespace = (code: number): boolean => code === SPACE || code === 0x09
+/** Control characters a head may not hold (tab, CR and LF have their places; see readHead). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point.
+const FORBIDDEN_IN_HEAD = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/
+
+/** A bare CR or LF inside a line ends it for some readers and not for others: refused. */
+function checkNoBareLineBreak(text: string, lineStart: number, lineEnd: number): void {
+  const lf = text.indexOf('\n', lineStart)
+  const cr = text.indexOf('\r', lineStart)
+  if ((lf !== -1 && lf < lineEnd) || (cr !== -1 && cr < lineEnd)) {
+    throw new ResponseParseError('line ending without CR')
+  }
+}
 
 /** The decimal digit at `index`, or NaN. */
 function digit(text: string, index: number): number {
@@ -55,9 +70,6 @@ function hexValue(byte: number): number {
   const letter = byte | 0x20
   return letter >= 0x61 && letter <= 0x66 ? letter - 0x61 + 10 : -1
 }
-
-/** What may follow a chunk size: its extensions, whitespace before them, or the line's end. */
-const isChunkSizeEnd = (byte: number): boolean => byte === 0x3b || byte === CR || isWhitespace(byte)
 
 const invalidChunkSize = () => new ResponseParseError('invalid chunk size')
 
@@ -87,6 +99,8 @@ export class ResponseParser {
   private reported = false
   /** The owner stopped reading (the call was aborted): nothing more goes to the sink. */
   private stopped = false
+  /** The sink asked for a pause at the head: parsing stops after it. */
+  private pauseAfterHead = false
   /** Whether the request was a HEAD (no body follows, whatever the head says). */
   private readonly noBody: boolean
 
@@ -164,6 +178,11 @@ export class ResponseParser {
       switch (this.state) {
         case State.Head:
           offset = this.parseHead(chunk, offset)
+          if (this.pauseAfterHead) {
+            this.pauseAfterHead = false
+            this.pause(chunk, offset)
+            return
+          }
           break
         case State.FixedBody: {
           const take = Math.min(this.remaining, chunk.length - offset)
@@ -241,11 +260,16 @@ export class ResponseParser {
     const end = buffer.indexOf('\r\n\r\n', start, 'latin1')
     if (end === -1) {
       if (buffer.length - start > MAX_HEAD_BYTES) throw new ResponseParseError('response head too large')
+      // A head ended by bare LFs would never end here: refused at once, as llhttp refuses it.
+      if (buffer.indexOf('\n\n', start, 'latin1') !== -1)
+        throw new ResponseParseError('line ending without CR')
       this.partial = start === 0 ? buffer : buffer.subarray(start)
       return chunk.length
     }
     if (end - start > MAX_HEAD_BYTES) throw new ResponseParseError('response head too large')
-    this.readHead(buffer.toString('latin1', start, end))
+    const text = buffer.toString('latin1', start, end)
+    if (FORBIDDEN_IN_HEAD.test(text)) throw new ResponseParseError('control character in the head')
+    this.readHead(text)
     // Offset in `chunk` of the byte after the blank line.
     return partialLength > 0 ? end + 4 - partialLength + offset : end + 4
   }
@@ -273,14 +297,22 @@ export class ResponseParser {
     let connection = ''
     let lineStart = text.indexOf('\r\n') + 2
     if (lineStart === 1) lineStart = text.length
+    checkNoBareLineBreak(text, 0, lineStart === text.length ? text.length : lineStart - 2)
     while (lineStart < text.length) {
       let lineEnd = text.indexOf('\r\n', lineStart)
       if (lineEnd === -1) lineEnd = text.length
       const colon = text.indexOf(':', lineStart)
-      // A line without a name, or one folded onto the line before (obsolete, RFC 9112 §5.2).
-      if (colon <= lineStart || colon > lineEnd || isWhitespace(text.charCodeAt(lineStart))) {
+      // A line without a name, one folded onto the line before (obsolete, RFC 9112 §5.2), or a
+      // name with whitespace before its colon (§5.1: to be refused, it misleads some readers).
+      if (
+        colon <= lineStart ||
+        colon > lineEnd ||
+        isWhitespace(text.charCodeAt(lineStart)) ||
+        isWhitespace(text.charCodeAt(colon - 1))
+      ) {
         throw new ResponseParseError('malformed header line')
       }
+      checkNoBareLineBreak(text, lineStart, lineEnd)
       let valueStart = colon + 1
       let valueEnd = lineEnd
       while (valueStart < valueEnd && isWhitespace(text.charCodeAt(valueStart))) valueStart += 1
@@ -321,7 +353,7 @@ export class ResponseParser {
       return
     }
     this.keepAlive = http10 ? connection.includes('keep-alive') : !connection.includes('close')
-    this.sink.onHead(status, rawHeaders)
+    if (!this.sink.onHead(status, rawHeaders)) this.pauseAfterHead = true
     if (this.stopped) return
     if (this.noBody || status === 204 || status === 304) {
       this.finish(this.keepAlive)
@@ -387,12 +419,16 @@ export class ResponseParser {
       size = size * 16 + value
     }
     const digits = index - start
+    // Whitespace may come before the extensions (RFC 9112 §7.1.1), then `;` or the line's end.
+    while (index < buffer.length && isWhitespace(buffer[index]!)) index += 1
     const end = buffer.indexOf(LF, index)
     if (end === -1) {
-      if (index < buffer.length && !isChunkSizeEnd(buffer[index]!)) throw invalidChunkSize()
+      if (index < buffer.length && buffer[index] !== 0x3b && buffer[index] !== CR) throw invalidChunkSize()
       return -1
     }
-    if (digits === 0 || digits > 13 || !isChunkSizeEnd(buffer[index]!) || buffer[end - 1] !== CR) {
+    const lineEnd = end - 1
+    if (digits === 0 || digits > 13 || buffer[lineEnd] !== CR) throw invalidChunkSize()
+    if (index !== lineEnd && (buffer[index] !== 0x3b || buffer.indexOf(CR, index) !== lineEnd)) {
       throw invalidChunkSize()
     }
     if (size === 0) {

@@ -19,7 +19,7 @@ const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`,
 /** A certificate for localhost and 127.0.0.1, made for these tests only, and its key. */
 export const TEST_CERTIFICATE = { cert: fixture('localhost-cert.pem'), key: fixture('localhost-key.pem') }
 
-/** A server of the tests on 127.0.0.1, with the connections it accepted counted. */
+/** A server of the tests on 127.0.0.1 (or `host`), with the connections it accepted counted. */
 export interface TestServer {
   origin: string
   /** Connections accepted so far. */
@@ -30,18 +30,22 @@ export interface TestServer {
 async function listen(
   server: Server | ReturnType<typeof createNetServer>,
   scheme: string,
+  host = '127.0.0.1',
 ): Promise<TestServer> {
   let accepted = 0
   const sockets = new Set<Socket>()
-  server.on(scheme === 'https' ? 'secureConnection' : 'connection', (socket: Socket) => {
-    accepted += 1
+  // Every TCP connection is closed with the server; an https server counts only those whose
+  // handshake succeeded.
+  server.on('connection', (socket: Socket) => {
+    if (scheme !== 'https') accepted += 1
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  if (scheme === 'https') server.on('secureConnection', () => (accepted += 1))
+  await new Promise<void>((resolve) => server.listen(0, host, resolve))
   const { port } = server.address() as AddressInfo
   return {
-    origin: `${scheme}://127.0.0.1:${port}`,
+    origin: `${scheme}://${host}:${port}`,
     connections: () => accepted,
     close: () =>
       new Promise<void>((resolve) => {
@@ -52,8 +56,8 @@ async function listen(
 }
 
 export const httpServer = (listener: RequestListener) => listen(createHttpServer(listener), 'http')
-export const httpsServer = (listener: RequestListener) =>
-  listen(createHttpsServer(TEST_CERTIFICATE, listener), 'https')
+export const httpsServer = (listener: RequestListener, host?: string) =>
+  listen(createHttpsServer(TEST_CERTIFICATE, listener), 'https', host)
 /** A server that writes whatever it likes on the socket (misbehaving upstreams). */
 export const rawServer = (onConnection: (socket: Socket) => void) =>
   listen(createNetServer(onConnection), 'http')

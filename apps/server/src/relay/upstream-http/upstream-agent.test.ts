@@ -60,6 +60,19 @@ describe('UpstreamAgent', () => {
     })
   })
 
+  it('says a length of 0 for a PUT or POST without a body, and none for a GET', async () => {
+    const lengths: Array<string | undefined> = []
+    const server = await serve(
+      httpServer((request, response) => {
+        lengths.push(request.headers['content-length'])
+        response.end()
+      }),
+    )
+    const agent = agentWith()
+    for (const method of ['PUT', 'POST', 'GET']) await call(agent, server.origin, { method })
+    expect(lengths).toEqual(['0', '0', undefined])
+  })
+
   it('carries calls one after the other on one kept-alive connection', async () => {
     const server = await serve(httpServer((_request, response) => response.end('ok')))
     const agent = agentWith()
@@ -271,5 +284,82 @@ describe('UpstreamAgent', () => {
     const answer = await pending
     clearInterval(resumeAll)
     expect(answer.body.length).toBe(pieceCount * 64 * 1024)
+  })
+
+  it.each([
+    ['Content-Length', false],
+    ['chunked', true],
+  ])(
+    'leaves a connection reading for its next call after a handler that paused at the %s end',
+    async (_framing, chunked) => {
+      const size = 200_000
+      const server = await serve(
+        httpServer((_request, response) => {
+          if (!chunked) response.setHeader('content-length', size)
+          response.end(Buffer.alloc(size, 98))
+        }),
+      )
+      const agent = agentWith()
+      let resume: (() => void) | undefined
+      let received = 0
+      // A handler always behind: each piece pauses the upstream until the next turn resumes it.
+      const slowReader = () =>
+        call(agent, server.origin, {
+          onHeaders: (fn) => (resume = fn),
+          onData: (chunk) => {
+            received += chunk.length
+            setImmediate(() => resume!())
+            return false
+          },
+        })
+      expect((await slowReader()).body.length).toBe(size)
+      const next = await Promise.race([call(agent, server.origin), sleep(2_000).then(() => 'hung')])
+      expect(next).not.toBe('hung')
+      expect((next as { body: string }).body.length).toBe(size)
+      expect(server.connections()).toBe(1)
+      expect(received).toBe(size)
+    },
+  )
+
+  it('fails only the call whose handler throws, and the gateway goes on', async () => {
+    const server = await serve(httpServer((_request, response) => response.end('ok')))
+    const agent = agentWith()
+    await expect(
+      call(agent, server.origin, {
+        onData: () => {
+          throw new Error('the handler broke')
+        },
+      }),
+    ).rejects.toThrow('the handler broke')
+    expect((await call(agent, server.origin)).body).toBe('ok')
+  })
+
+  it('does not count a pause of the handler against RELAY_TIMEOUT', async () => {
+    const server = await serve(
+      httpServer((_request, response) => {
+        response.write('a'.repeat(1000))
+        setTimeout(() => response.end('b'), 100)
+      }),
+    )
+    let resume: (() => void) | undefined
+    const answer = call(agentWith({ timeoutMs: 300 }), server.origin, {
+      onHeaders: (fn) => (resume = fn),
+      onData: (chunk) => {
+        if (chunk.toString().startsWith('b')) return true
+        // Held 700 ms, more than twice the limit, while the upstream's last piece waits.
+        setTimeout(() => resume!(), 700)
+        return false
+      },
+    })
+    expect((await answer).body).toBe(`${'a'.repeat(1000)}b`)
+  })
+
+  it('fails the calls in flight when it is closed', async () => {
+    const server = await serve(httpServer(() => {}))
+    const agent = agentWith()
+    const pending = call(agent, server.origin)
+    await sleep(50)
+    agent.close()
+    await expect(pending).rejects.toMatchObject({ code: 'UND_ERR_DESTROYED' })
   })
 })

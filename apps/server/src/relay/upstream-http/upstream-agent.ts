@@ -2,6 +2,8 @@ import { OriginPool, type PoolOptions } from './origin-pool.ts'
 import { requestHead } from './request-head.ts'
 import type { CallHandler } from './upstream-connection.ts'
 
+const SENDS_BODY = new Set(['POST', 'PUT', 'PATCH'])
+
 export interface AgentCall {
   /** `http(s)://host[:port]`, without a path. */
   origin: string
@@ -40,8 +42,8 @@ export class UpstreamAgent {
     try {
       pool = this.pool(call.origin)
       body = typeof call.body === 'string' ? Buffer.from(call.body) : call.body
-      // A POST says its length even when it has no body, as undici and Node's own client do.
-      const length = body !== undefined || call.method === 'POST' ? (body?.length ?? 0) : undefined
+      // A method that carries a body says its length even without one, as undici does.
+      const length = body !== undefined || SENDS_BODY.has(call.method) ? (body?.length ?? 0) : undefined
       head = requestHead(call.method, call.path, pool.hostHeader, call.headers, length)
     } catch (error) {
       handler.onError(error as Error)

@@ -67,21 +67,43 @@ class Call implements ResponseSink {
 
   readonly resume = (): void => {
     const parser = this.parser
-    if (!parser.isPaused) return
-    parser.resume()
+    if (!parser.isPaused || !this.connection.isCurrent(this)) return
+    // A pause does not count against RELAY_TIMEOUT: the wait starts again now (as undici's).
+    this.timer?.refresh()
+    try {
+      parser.resume()
+    } catch (error) {
+      this.connection.parseFailed(this, error)
+      return
+    }
+    // What was pending may have ended the call: the connection resumed its socket then.
     if (!parser.isPaused && this.connection.isCurrent(this)) this.connection.socket.resume()
   }
 
-  onHead(status: number, rawHeaders: string[]): void {
+  onHead(status: number, rawHeaders: string[]): boolean {
     this.connection.headReceived(this)
-    if (!this.handler.onHeaders(status, rawHeaders, this.resume)) this.pauseSocket()
+    let more: boolean
+    try {
+      more = this.handler.onHeaders(status, rawHeaders, this.resume)
+    } catch (error) {
+      this.connection.fail(this, error as Error)
+      return false
+    }
+    if (!more) this.pauseSocket()
+    return more
   }
 
   onBody(piece: Buffer): boolean {
     this.timer?.refresh()
-    if (this.handler.onData(piece)) return true
-    this.pauseSocket()
-    return false
+    let more: boolean
+    try {
+      more = this.handler.onData(piece)
+    } catch (error) {
+      this.connection.fail(this, error as Error)
+      return false
+    }
+    if (!more) this.pauseSocket()
+    return more
   }
 
   onEnd(reusable: boolean): void {
@@ -161,9 +183,23 @@ export class UpstreamConnection {
   ended(call: Call, reusable: boolean): void {
     if (this.call !== call) return
     this.finish(call)
-    call.handler.onComplete(null)
+    // The socket may have been paused for this call (its handler was behind): the next call
+    // must find it reading.
+    if (reusable && this.socket.isPaused()) this.socket.resume()
     if (!reusable) this.close()
     this.owner.released(this, reusable && !this.closed)
+    try {
+      call.handler.onComplete(null)
+    } catch (error) {
+      // The handler failed on the answer's end: the call fails, as undici fails it.
+      call.handler.onError(error as Error)
+    }
+  }
+
+  /** A response the parser refused: the call fails, and the connection is closed. */
+  parseFailed(call: Call, error: unknown): void {
+    if (!(error instanceof ResponseParseError)) throw error
+    this.fail(call, new UpstreamSocketError(`invalid upstream answer: ${error.message}`, error.code))
   }
 
   /** Ends the call in an error: its handler hears it once, and the connection is closed. */
@@ -179,6 +215,12 @@ export class UpstreamConnection {
     if (this.closed) return
     this.closed = true
     this.socket.destroy()
+  }
+
+  /** Closes the connection, its call (if any) failing with `error`. */
+  closeWith(error: Error): void {
+    if (this.call) this.fail(this.call, error)
+    else this.close()
   }
 
   private finish(call: Call): void {
@@ -198,8 +240,7 @@ export class UpstreamConnection {
     try {
       call.parser.feed(chunk)
     } catch (error) {
-      if (!(error instanceof ResponseParseError)) throw error
-      this.fail(call, new UpstreamSocketError(`invalid upstream answer: ${error.message}`, error.code))
+      this.parseFailed(call, error)
     }
   }
 
@@ -229,6 +270,8 @@ export class UpstreamConnection {
     if (call.timer) clearTimeout(call.timer)
     const code = phase === 'headers' ? 'UND_ERR_HEADERS_TIMEOUT' : 'UND_ERR_BODY_TIMEOUT'
     call.timer = setTimeout(() => {
+      // Paused by its handler, the call is not the upstream's delay: the wait starts on resume.
+      if (call.parser.isPaused) return
       this.fail(call, new UpstreamSocketError(`no upstream ${phase} within ${this.timeoutMs} ms`, code))
     }, this.timeoutMs)
   }

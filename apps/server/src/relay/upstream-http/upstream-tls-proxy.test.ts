@@ -1,7 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseProxy } from './proxy-tunnel.ts'
 import { readWholeBody, StreamedResponseHandler } from './streamed-response.ts'
-import { call, connectProxy, httpServer, httpsServer, TEST_CERTIFICATE, type TestServer } from './testing.ts'
+import {
+  call,
+  connectProxy,
+  httpServer,
+  httpsServer,
+  rawServer,
+  TEST_CERTIFICATE,
+  type TestServer,
+} from './testing.ts'
 import { UpstreamAgent } from './upstream-agent.ts'
 
 const servers: TestServer[] = []
@@ -80,5 +88,24 @@ describe('UpstreamAgent over TLS and through RELAY_PROXY', () => {
     endless.body.destroy()
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(upstreamClosedEarly).toBe(true)
+  })
+
+  it("checks an address origin's certificate against that address, through the proxy too", async () => {
+    // The test certificate names 127.0.0.1 and localhost, not 127.0.0.2.
+    const server = await serve(httpsServer((_request, response) => response.end('impostor'), '127.0.0.2'))
+    const proxy = await serve(connectProxy())
+    const mismatch = { code: 'ERR_TLS_CERT_ALTNAME_INVALID' }
+    await expect(call(agentWith({ tls: trustTestAuthority }), server.origin)).rejects.toMatchObject(mismatch)
+    const proxied = agentWith({ tls: trustTestAuthority, proxy: parseProxy(proxy.origin) })
+    await expect(call(proxied, server.origin)).rejects.toMatchObject(mismatch)
+  })
+
+  it('times out a TLS handshake that stalls inside the tunnel', async () => {
+    const silent = await serve(rawServer(() => {}))
+    const proxy = await serve(connectProxy())
+    const agent = agentWith({ proxy: parseProxy(proxy.origin), connectTimeoutMs: 200 })
+    await expect(call(agent, silent.origin.replace('http:', 'https:'))).rejects.toMatchObject({
+      code: 'UND_ERR_CONNECT_TIMEOUT',
+    })
   })
 })

@@ -47,6 +47,25 @@ describe('OpenAI stream transformer', () => {
     ).toBe(true)
   })
 
+  it("reads OpenAI's own opening chunk as an opening, and what only resembles it as an answer", () => {
+    const answeredAfter = (payload: string) => {
+      const transformer = createOpenAiStreamTransformer({ mode: 'chat', dropUsageChunk: true })
+      transformer.push(Buffer.from(`data: ${payload}\n\n`))
+      return transformer.answered
+    }
+    const opening =
+      '"choices":[{"index":0,"delta":{"role":"assistant","content":"","refusal":null},"logprobs":null,"finish_reason":null}]'
+    const head = '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-4o-mini",'
+    expect(answeredAfter(`${head}${opening},"usage":null}`)).toBe(false)
+    expect(answeredAfter(`${head}${opening.replace(',"refusal":null', '')}}`)).toBe(false)
+    // The same choices with a usage object, or followed by a second choices list (the last one
+    // counts, as in JSON.parse): answers.
+    expect(
+      answeredAfter(`${head}${opening},"usage":{"prompt_tokens":1,"completion_tokens":0,"total_tokens":1}}`),
+    ).toBe(true)
+    expect(answeredAfter(`${head}${opening},"choices":[{"index":0,"delta":{"content":"Hi"}}]}`)).toBe(true)
+  })
+
   it('keeps the name of a named event it re-frames', () => {
     // CRLF lines go through the line parser, which re-frames each event: the name was dropped.
     const named = `event: error\r\ndata: ${JSON.stringify({ message: 'overloaded' })}\r\n\r\n`

@@ -40,6 +40,8 @@ export class UpstreamSocketError extends Error {
   }
 }
 
+/** Bodies up to this size are written with their head as one string (see send). */
+const ONE_STRING_BODY_BYTES = 64 * 1024
 /** An upstream's announced keep-alive time is not used to its last seconds (as undici does). */
 const KEEP_ALIVE_MARGIN_MS = 2_000
 
@@ -163,14 +165,19 @@ export class UpstreamConnection {
     if (this.call !== call) return
     if (this.timeoutMs > 0) this.startTimer(call, 'headers')
     const socket = this.socket
-    if (request.body && request.body.length > 0) {
+    const body = request.body
+    if (!body || body.length === 0) {
+      socket.write(request.head, 'latin1')
+    } else if (body.length <= ONE_STRING_BODY_BYTES) {
+      // Head and body as one latin1 string (a byte a character, so the body's bytes pass as they
+      // are): one plain write, cheaper in Node than the corked pair below.
+      socket.write(request.head + body.toString('latin1'), 'latin1')
+    } else {
       // The head and the body leave in one system call.
       socket.cork()
       socket.write(request.head, 'latin1')
-      socket.write(request.body)
+      socket.write(body)
       socket.uncork()
-    } else {
-      socket.write(request.head, 'latin1')
     }
   }
 

@@ -33,7 +33,6 @@ export interface Measurements {
     seconds: number
     rounds: number
     warmupSeconds: number
-    laterWarmupSeconds: number
     probeSeconds: number
   }
   /** Each target's rounds combined (see run.ts measureThroughput). */
@@ -216,8 +215,7 @@ export function renderMarkdown(results: Measurements): string {
     'Mock upstream, reference relay, gateway and load generator each run in their own process on this machine.',
     `Throughput: autocannon, ${settings.connections} connections, ${settings.seconds} s per target and mode, measured in ` +
       `${settings.rounds} interleaved rounds (direct, reference, gateway, then again), each round on freshly started ` +
-      `reference relay and gateway processes, ${settings.warmupSeconds} s warm-up before a round's first mode and ` +
-      `${settings.laterWarmupSeconds} s before its second.`,
+      `reference relay and gateway processes, ${settings.warmupSeconds} s warm-up before each mode.`,
     `Latency: one connection, one request at a time, ${settings.probeSeconds} s after a warm-up, timed to the last byte.`,
     'Gateway: SQLite, token auth, quota reservation and settlement, batched consume logs, rate limits off; ' +
       'V8 allocation-site pretenuring off, as the server always sets it.',

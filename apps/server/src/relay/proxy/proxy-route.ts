@@ -116,12 +116,13 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
       for (const [name, value] of Object.entries(response.headers)) {
         if (keepsResponseHeader(name) && value !== undefined) reply.header(name, value)
       }
+      // Logged and measured once the client has the whole answer (or left): a long stream's time
+      // is the stream's, not the wait for its headers. Listened for before the charge is stored,
+      // which a client may not wait for: its log was lost, though it was charged.
+      const closedAfter = new Promise<number>((resolve) => reply.raw.once('close', () => resolve(seconds())))
       await services.ledger.settle(reserved.reservation, quota, channel.id)
       const contentType = String(response.headers['content-type'] ?? '')
-      // Logged and measured once the client has the whole answer (or left): a long stream's time
-      // is the stream's, not the wait for its headers.
-      reply.raw.once('close', () => {
-        const total = seconds()
+      void closedAfter.then((total) => {
         if (context.options.boolean('LogConsumeEnabled')) {
           services.logWriter.write(
             systemLog({

@@ -58,6 +58,11 @@ export class StreamedResponseHandler implements CallHandler {
         callback(error)
       },
     })
+    // An error may come before anyone reads the body (a malformed answer in the head's own read,
+    // a client gone while the proxy route stores its charge): unheard, Node would throw it and
+    // stop the process. Readers that come later still get it (pipe, for await and finished look
+    // at the stream's errored state).
+    this.body.on('error', () => {})
     this.resolve({ statusCode, headers, body: this.body })
     return true
   }

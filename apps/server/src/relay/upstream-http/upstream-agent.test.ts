@@ -362,4 +362,17 @@ describe('UpstreamAgent', () => {
     agent.close()
     await expect(pending).rejects.toMatchObject({ code: 'UND_ERR_DESTROYED' })
   })
+
+  it('gives the connection of a call aborted before it was written to the next call', async () => {
+    const server = await serve(httpServer((_request, response) => setTimeout(() => response.end('ok'), 50)))
+    const agent = agentWith({ connections: 1 })
+    const first = call(agent, server.origin)
+    // Queued behind the first; its client is gone by the time a connection is free.
+    const abandoned = call(agent, server.origin, { onConnect: (abort) => abort(new Error('client left')) })
+    const third = call(agent, server.origin)
+    expect((await first).body).toBe('ok')
+    await expect(abandoned).rejects.toThrow('client left')
+    expect((await third).body).toBe('ok')
+    expect(server.connections()).toBe(1)
+  })
 })

@@ -53,6 +53,8 @@ class Call implements ResponseSink {
   readonly parser: ResponseParser
   /** Bytes of the answer have arrived. */
   answered = false
+  /** The request was written (an abort before it leaves the connection as it was). */
+  sent = false
   timer: NodeJS.Timeout | undefined
 
   constructor(
@@ -163,6 +165,7 @@ export class UpstreamConnection {
     this.call = call
     handler.onConnect(call.abort)
     if (this.call !== call) return
+    call.sent = true
     if (this.timeoutMs > 0) this.startTimer(call, 'headers')
     const socket = this.socket
     const body = request.body
@@ -213,9 +216,12 @@ export class UpstreamConnection {
   fail(call: Call, error: Error): void {
     if (this.call !== call) return
     this.finish(call)
-    this.close()
+    // Aborted before anything was written (its client left while it waited for a connection):
+    // the connection is as good as it was, and goes to the next call.
+    const untouched = !call.sent && this.usable
+    if (!untouched) this.close()
     call.handler.onError(error)
-    this.owner.released(this, false)
+    this.owner.released(this, untouched)
   }
 
   close(): void {

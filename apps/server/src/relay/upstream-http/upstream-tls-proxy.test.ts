@@ -108,4 +108,20 @@ describe('UpstreamAgent over TLS and through RELAY_PROXY', () => {
       code: 'UND_ERR_CONNECT_TIMEOUT',
     })
   })
+
+  it('keeps an error that comes before the body is read for its reader, instead of throwing it', async () => {
+    const server = await serve(
+      rawServer((socket) => {
+        // The head and a broken chunk in one write: the error comes in the head's own read.
+        socket.on('data', () =>
+          socket.write('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\nzz\r\n'),
+        )
+      }),
+    )
+    const handler = new StreamedResponseHandler(undefined)
+    agentWith().dispatch({ origin: server.origin, path: '/', method: 'GET', headers: {} }, handler)
+    const response = await handler.response
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    await expect(readWholeBody(response.body)).rejects.toMatchObject({ code: 'UPSTREAM_HTTP_PARSE_ERROR' })
+  })
 })

@@ -145,4 +145,18 @@ describe('UpstreamExchange', () => {
     expect((await exchange.done).kind).toBe('streamed')
     exchange.onComplete()
   })
+
+  it('fails a success whose request id or Content-Type Node could not pass on', async () => {
+    for (const [name, value] of [
+      ['X-Request-Id', 'req\u0001abc'],
+      ['Content-Type', 'text/event-stream\rx'],
+    ]) {
+      const { sink, seen } = recordingSink()
+      const exchange = new UpstreamExchange(sink)
+      expect(() => exchange.onHeaders(200, raw(name!, value!), resume)).toThrow(
+        `invalid ${name!.toLowerCase()} header`,
+      )
+      expect(seen).toEqual([])
+    }
+  })
 })

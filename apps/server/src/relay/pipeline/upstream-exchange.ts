@@ -1,4 +1,4 @@
-import { headerNameIs } from '../upstream-http/response-parser.ts'
+import { headerNameIs, isFieldValue, ResponseParseError } from '../upstream-http/response-head.ts'
 import type { CallHandler } from '../upstream-http/upstream-connection.ts'
 
 /** Where a streamed upstream answer goes, chunk by chunk, as it arrives. */
@@ -54,11 +54,12 @@ const AFTER_ANSWER_GRACE_MS = 1_000
 // Module-level functions, not per-call closures: each closure the hot path creates costs a little.
 const doNothing = (): void => {}
 
-/** Every header, names lower-cased. */
+/** Every header whose value may be used, names lower-cased (an error answer's: see UpstreamHead). */
 function decodeHeaders(rawHeaders: string[]): Record<string, string> {
   const headers: Record<string, string> = {}
   for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
-    headers[rawHeaders[index]!.toLowerCase()] = rawHeaders[index + 1]!
+    const value = rawHeaders[index + 1]!
+    if (isFieldValue(value)) headers[rawHeaders[index]!.toLowerCase()] = value
   }
   return headers
 }
@@ -67,13 +68,24 @@ const CONTENT_TYPE = 'content-type'
 /** OpenAI's id of the request on its side: clients (the official SDKs' `_request_id`) read it. */
 export const UPSTREAM_REQUEST_ID = 'x-request-id'
 
-/** The headers a success needs (Content-Type, the upstream's request id; last value of each). */
+/**
+ * The headers a success needs (Content-Type, the upstream's request id; last value of each). Both
+ * are passed on to the client: a value Node would refuse to write fails the answer, as a broken
+ * answer (it would have failed the client's response half-way).
+ */
 function successHeaders(rawHeaders: string[]): Record<string, string> {
   const headers: Record<string, string> = {}
   for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
     const name = rawHeaders[index]!
-    if (headerNameIs(name, CONTENT_TYPE)) headers[CONTENT_TYPE] = rawHeaders[index + 1]!
-    else if (headerNameIs(name, UPSTREAM_REQUEST_ID)) headers[UPSTREAM_REQUEST_ID] = rawHeaders[index + 1]!
+    const kept = headerNameIs(name, CONTENT_TYPE)
+      ? CONTENT_TYPE
+      : headerNameIs(name, UPSTREAM_REQUEST_ID)
+        ? UPSTREAM_REQUEST_ID
+        : undefined
+    if (kept === undefined) continue
+    const value = rawHeaders[index + 1]!
+    if (!isFieldValue(value)) throw new ResponseParseError(`invalid ${kept} header`)
+    headers[kept] = value
   }
   return headers
 }

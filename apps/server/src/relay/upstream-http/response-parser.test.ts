@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ResponseParseError, ResponseParser } from './response-parser.ts'
+import { ResponseParseError } from './response-head.ts'
+import { ResponseParser } from './response-parser.ts'
 
 /** What a parser told its sink, for one response fed in the pieces given. */
 function parse(pieces: Array<string | Buffer>, options: { method?: string; pauseEvery?: boolean } = {}) {
@@ -161,9 +162,6 @@ describe('ResponseParser', () => {
     ['a status line that is not HTTP/1.x', 'HTTP/2 200 OK\r\n\r\n'],
     ['a status that is not three digits', 'HTTP/1.1 2x0 OK\r\n\r\n'],
     ['a header line without a name', 'HTTP/1.1 200 OK\r\n: x\r\n\r\n'],
-    ['a control character in a header value', 'HTTP/1.1 200 OK\r\nX-Request-Id: a\u0001b\r\n\r\n'],
-    ['a bare CR inside a header value', 'HTTP/1.1 200 OK\r\nX-A: a\rb\r\n\r\n'],
-    ['a bare LF inside a header value', 'HTTP/1.1 200 OK\r\nX-A: a\nb\r\n\r\n'],
     ['a head whose lines end in bare LFs', 'HTTP/1.1 200 OK\nContent-Length: 0\n\n'],
     ['whitespace between a header name and its colon', 'HTTP/1.1 200 OK\r\nContent-Length : 5\r\n\r\n'],
     ['a chunk size followed by a word', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1a x\r\n'],

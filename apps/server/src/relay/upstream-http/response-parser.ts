@@ -6,6 +6,8 @@
  * chunks fed). One response at a time: the client never pipelines.
  */
 
+import { parseHead, ResponseParseError } from './response-head.ts'
+
 /** Where the parser's results go. */
 export interface ResponseSink {
   /**
@@ -17,11 +19,6 @@ export interface ResponseSink {
   onBody(piece: Buffer): boolean
   /** The response is complete; `reusable` is false when the connection must be closed after it. */
   onEnd(reusable: boolean): void
-}
-
-/** A response the parser cannot read: the connection must be closed. */
-export class ResponseParseError extends Error {
-  readonly code = 'UPSTREAM_HTTP_PARSE_ERROR'
 }
 
 /** Larger heads are refused, as undici and Node's own parser refuse them (their default). */
@@ -45,24 +42,6 @@ const LF = 0x0a
 const SPACE = 0x20
 
 const isWhitespace = (code: number): boolean => code === SPACE || code === 0x09
-/** Control characters a head may not hold (tab, CR and LF have their places; see readHead). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point.
-const FORBIDDEN_IN_HEAD = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/
-
-/** A bare CR or LF inside a line ends it for some readers and not for others: refused. */
-function checkNoBareLineBreak(text: string, lineStart: number, lineEnd: number): void {
-  const lf = text.indexOf('\n', lineStart)
-  const cr = text.indexOf('\r', lineStart)
-  if ((lf !== -1 && lf < lineEnd) || (cr !== -1 && cr < lineEnd)) {
-    throw new ResponseParseError('line ending without CR')
-  }
-}
-
-/** The decimal digit at `index`, or NaN. */
-function digit(text: string, index: number): number {
-  const value = text.charCodeAt(index) - 0x30
-  return value >= 0 && value <= 9 ? value : Number.NaN
-}
 
 /** The value of a hex digit's byte, or -1. */
 function hexValue(byte: number): number {
@@ -72,16 +51,6 @@ function hexValue(byte: number): number {
 }
 
 const invalidChunkSize = () => new ResponseParseError('invalid chunk size')
-
-/** Whether a header name is `lowerName` (lower-case ASCII), in any case, without a lower-cased copy. */
-export function headerNameIs(name: string, lowerName: string): boolean {
-  if (name.length !== lowerName.length) return false
-  for (let index = 0; index < lowerName.length; index++) {
-    // ASCII letters differ from their capitals by 0x20 alone; '-' has that bit set already.
-    if ((name.charCodeAt(index) | 0x20) !== lowerName.charCodeAt(index)) return false
-  }
-  return true
-}
 
 export class ResponseParser {
   private state = State.Head
@@ -184,38 +153,30 @@ export class ResponseParser {
             return
           }
           break
-        case State.FixedBody: {
+        case State.FixedBody:
+        case State.ChunkData: {
           const take = Math.min(this.remaining, chunk.length - offset)
           this.remaining -= take
           const piece = chunk.subarray(offset, offset + take)
           offset += take
+          const more = this.sink.onBody(piece)
           if (this.remaining === 0) {
-            this.sink.onBody(piece)
-            this.finish(this.keepAlive)
-          } else if (!this.sink.onBody(piece)) {
+            // A fixed body ends with its last byte (a pause asked for then has nothing to hold
+            // back); a chunk's data is followed by its CRLF.
+            if (this.state === State.FixedBody) {
+              this.finish(this.keepAlive)
+              break
+            }
+            this.state = State.ChunkDataEnd
+          }
+          if (!more) {
             this.pause(chunk, offset)
             return
           }
           break
         }
         case State.ChunkLine:
-          offset = this.readLine(chunk, offset)
-          break
-        case State.ChunkData: {
-          const take = Math.min(this.remaining, chunk.length - offset)
-          this.remaining -= take
-          const piece = chunk.subarray(offset, offset + take)
-          offset += take
-          if (this.remaining === 0) this.state = State.ChunkDataEnd
-          if (!this.sink.onBody(piece)) {
-            this.pause(chunk, offset)
-            return
-          }
-          break
-        }
         case State.ChunkDataEnd:
-          offset = this.readLine(chunk, offset)
-          break
         case State.Trailers:
           offset = this.readLine(chunk, offset)
           break
@@ -267,99 +228,26 @@ export class ResponseParser {
       return chunk.length
     }
     if (end - start > MAX_HEAD_BYTES) throw new ResponseParseError('response head too large')
-    const text = buffer.toString('latin1', start, end)
-    if (FORBIDDEN_IN_HEAD.test(text)) throw new ResponseParseError('control character in the head')
-    this.readHead(text)
+    this.readHead(buffer.toString('latin1', start, end))
     // Offset in `chunk` of the byte after the blank line.
     return partialLength > 0 ? end + 4 - partialLength + offset : end + 4
   }
 
-  /**
-   * The head as text (latin1, one character a byte), read line by line in one pass: no split, no
-   * regular expression but for the rare framing values.
-   */
+  /** The head's text (from parseHead) sets the framing of what follows. */
   private readHead(text: string): void {
-    // "HTTP/1.1 200 OK": the version, a space, three digits, then the (ignored) reason.
-    if (!text.startsWith('HTTP/1.') || text.length < 12 || text.charCodeAt(8) !== SPACE) {
-      throw new ResponseParseError('malformed status line')
-    }
-    const status = digit(text, 9) * 100 + digit(text, 10) * 10 + digit(text, 11)
-    if (
-      !(status >= 100) ||
-      !(text.length === 12 || text.charCodeAt(12) === SPACE || text.charCodeAt(12) === CR)
-    ) {
-      throw new ResponseParseError('malformed status line')
-    }
-    const http10 = text.charCodeAt(7) === 0x30
-    const rawHeaders: string[] = []
-    let contentLength = -1
-    let chunked = false
-    let connection = ''
-    let lineStart = text.indexOf('\r\n') + 2
-    if (lineStart === 1) lineStart = text.length
-    checkNoBareLineBreak(text, 0, lineStart === text.length ? text.length : lineStart - 2)
-    while (lineStart < text.length) {
-      let lineEnd = text.indexOf('\r\n', lineStart)
-      if (lineEnd === -1) lineEnd = text.length
-      const colon = text.indexOf(':', lineStart)
-      // A line without a name, one folded onto the line before (obsolete, RFC 9112 §5.2), or a
-      // name with whitespace before its colon (§5.1: to be refused, it misleads some readers).
-      if (
-        colon <= lineStart ||
-        colon > lineEnd ||
-        isWhitespace(text.charCodeAt(lineStart)) ||
-        isWhitespace(text.charCodeAt(colon - 1))
-      ) {
-        throw new ResponseParseError('malformed header line')
-      }
-      checkNoBareLineBreak(text, lineStart, lineEnd)
-      let valueStart = colon + 1
-      let valueEnd = lineEnd
-      while (valueStart < valueEnd && isWhitespace(text.charCodeAt(valueStart))) valueStart += 1
-      while (valueEnd > valueStart && isWhitespace(text.charCodeAt(valueEnd - 1))) valueEnd -= 1
-      const name = text.slice(lineStart, colon)
-      const value = text.slice(valueStart, valueEnd)
-      rawHeaders.push(name, value)
-      lineStart = lineEnd + 2
-      switch (name.length) {
-        case 14:
-          if (headerNameIs(name, 'content-length')) {
-            if (!/^\d{1,15}$/.test(value)) throw new ResponseParseError('invalid Content-Length')
-            const length = Number(value)
-            if (contentLength !== -1 && contentLength !== length)
-              throw new ResponseParseError('conflicting Content-Length headers')
-            contentLength = length
-          }
-          break
-        case 17:
-          if (headerNameIs(name, 'transfer-encoding')) {
-            // Chunked must be the last coding; anything else is read until the connection closes.
-            chunked = /(^|,)\s*chunked$/i.test(value)
-            if (!chunked) contentLength = -2
-          }
-          break
-        case 10:
-          if (headerNameIs(name, 'connection')) connection += `${value.toLowerCase()},`
-          else if (headerNameIs(name, 'keep-alive')) {
-            const timeout = /timeout\s*=\s*(\d+)/i.exec(value)
-            if (timeout) this.keepAliveHintMs = Number(timeout[1]) * 1000
-          }
-          break
-      }
-    }
+    const head = parseHead(text)
     // Interim answers (100 Continue, 103 Early Hints) precede the real one; 101 is not asked for.
-    if (status < 200 && status !== 101) {
-      this.keepAliveHintMs = 0
-      return
-    }
-    this.keepAlive = http10 ? connection.includes('keep-alive') : !connection.includes('close')
-    if (!this.sink.onHead(status, rawHeaders)) this.pauseAfterHead = true
+    if (head.status < 200 && head.status !== 101) return
+    this.keepAliveHintMs = head.keepAliveHintMs
+    this.keepAlive = head.keepAlive
+    if (!this.sink.onHead(head.status, head.rawHeaders)) this.pauseAfterHead = true
     if (this.stopped) return
+    const { status, contentLength } = head
     if (this.noBody || status === 204 || status === 304) {
       this.finish(this.keepAlive)
       return
     }
-    if (chunked) {
+    if (head.chunked) {
       // Both framings given: chunked wins, and the connection is not reused (RFC 9112 §6.3).
       if (contentLength >= 0) this.keepAlive = false
       this.state = State.ChunkLine

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream'
+import { isFieldValue, ResponseParseError } from './response-head.ts'
 import type { CallHandler } from './upstream-connection.ts'
 
 /** An upstream answer whose body is read as a Node stream (the pass-through proxy, channel tests). */
@@ -46,6 +47,8 @@ export class StreamedResponseHandler implements CallHandler {
     for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
       const name = rawHeaders[index]!.toLowerCase()
       const value = rawHeaders[index + 1]!
+      // Passed on as they are (the proxy route): one Node would refuse to write fails the answer.
+      if (!isFieldValue(value)) throw new ResponseParseError(`invalid ${name} header`)
       const before = headers[name]
       headers[name] =
         before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value]

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net'
-import { ResponseParseError, ResponseParser, type ResponseSink } from './response-parser.ts'
+import { ResponseParseError } from './response-head.ts'
+import { ResponseParser, type ResponseSink } from './response-parser.ts'
 
 /**
  * How a call's answer is handed over: the callbacks of undici's dispatcher handlers, so that one

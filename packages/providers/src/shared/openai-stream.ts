@@ -12,6 +12,7 @@ import {
   skipBackOverWhitespace,
   stringValuesOf,
 } from './json-scan.ts'
+import { isOpeningOnly } from './openai-opening.ts'
 import { type SseEvent, SseParser } from './sse.ts'
 import { mapUpstreamError } from './upstream-error.ts'
 import { readUsageObject, UNREADABLE, type Usage } from './usage.ts'
@@ -119,65 +120,6 @@ function isBlank(chunk: Buffer, start: number, end: number): boolean {
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
-
-/**
- * True for a chunk that only opens the answer: every choice's delta holds its role and nothing else
- * of substance (empty content, null refusal), with no finish reason and no usage. OpenAI starts
- * every chat stream with one: `{"role":"assistant","content":"","refusal":null}`.
- */
-function isOpeningOnly(payload: string): boolean {
-  if (isOpenAiOpening(payload)) return true
-  let event: unknown
-  try {
-    event = JSON.parse(payload)
-  } catch {
-    return false
-  }
-  if (!isRecord(event) || isRecord(event.usage) || !Array.isArray(event.choices)) return false
-  if (event.choices.length === 0) return false
-  return event.choices.every(
-    (choice) =>
-      isRecord(choice) &&
-      choice.finish_reason == null &&
-      isRecord(choice.delta) &&
-      Object.entries(choice.delta).every(
-        ([key, value]) => key === 'role' || value === null || value === '' || isEmptyList(value),
-      ),
-  )
-}
-
-const isEmptyList = (value: unknown): boolean => Array.isArray(value) && value.length === 0
-
-/**
- * The `choices` of OpenAI's own opening chunk, byte for byte as OpenAI and compatible servers
- * write it (with and without `refusal`). A quote cannot appear unescaped inside a JSON string, so
- * finding one of these, from its `"choices":[` to its `]`, means the event has exactly that one
- * choice.
- */
-const OPENAI_OPENING_CHOICES = [
-  '"choices":[{"index":0,"delta":{"role":"assistant","content":"","refusal":null},"logprobs":null,"finish_reason":null}]',
-  '"choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]',
-]
-
-/**
- * isOpeningOnly without parsing, for OpenAI's own opening chunk (every stream starts with one): an
- * object with one `choices` key holding one of those lists, and no usage. Anything else is left
- * to the parse (1.2 µs a stream, this 0.1). The rest of the payload is not checked to be JSON: a
- * broken event holding that exact list is held back as an opening, and goes out with the answer.
- */
-function isOpenAiOpening(payload: string): boolean {
-  if (payload.charCodeAt(0) !== 0x7b || payload.charCodeAt(payload.length - 1) !== 0x7d) return false
-  // No usage key, or one whose value is null (OpenAI sends `"usage":null` when usage is asked for).
-  const usage = payload.indexOf('"usage"')
-  if (
-    usage !== -1 &&
-    (usage !== payload.lastIndexOf('"usage"') || !payload.startsWith('"usage":null', usage))
-  )
-    return false
-  const choicesAt = payload.indexOf('"choices"')
-  if (choicesAt === -1 || choicesAt !== payload.lastIndexOf('"choices"')) return false
-  return OPENAI_OPENING_CHOICES.some((choices) => payload.startsWith(choices, choicesAt))
-}
 
 class OpenAiStreamTransformer implements StreamTransformer {
   usage: Usage | undefined

@@ -12,7 +12,8 @@ import {
   createServer as createNetServer,
   type Socket,
 } from 'node:net'
-import type { UpstreamAgent } from './upstream-agent.ts'
+import { afterEach } from 'vitest'
+import { UpstreamAgent } from './upstream-agent.ts'
 import type { CallHandler } from './upstream-connection.ts'
 
 const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url))
@@ -148,4 +149,29 @@ export async function connectProxy(credentials?: string) {
 function splitAuthority(authority: string): [string, number] {
   const colon = authority.lastIndexOf(':')
   return [authority.slice(0, colon).replace(/^\[|\]$/g, ''), Number(authority.slice(colon + 1))]
+}
+
+/**
+ * Servers and agents for one test file, each closed after every test: `serve` keeps a started
+ * server, `agentWith` makes an agent.
+ */
+export function useAgentFixtures() {
+  const servers: TestServer[] = []
+  const agents: UpstreamAgent[] = []
+  afterEach(async () => {
+    for (const agent of agents.splice(0)) agent.close()
+    await Promise.all(servers.splice(0).map((server) => server.close()))
+  })
+  return {
+    async serve<T extends TestServer>(server: Promise<T>): Promise<T> {
+      const started = await server
+      servers.push(started)
+      return started
+    },
+    agentWith(options: ConstructorParameters<typeof UpstreamAgent>[0] = {}): UpstreamAgent {
+      const agent = new UpstreamAgent(options)
+      agents.push(agent)
+      return agent
+    },
+  }
 }

@@ -1,25 +1,9 @@
 import type { IncomingMessage } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { afterEach, describe, expect, it } from 'vitest'
-import { call, httpServer, rawServer, type TestServer } from './testing.ts'
-import { UpstreamAgent } from './upstream-agent.ts'
+import { describe, expect, it } from 'vitest'
+import { call, httpServer, rawServer, type TestServer, useAgentFixtures } from './testing.ts'
 
-const servers: TestServer[] = []
-const agents: UpstreamAgent[] = []
-afterEach(async () => {
-  for (const agent of agents.splice(0)) agent.close()
-  await Promise.all(servers.splice(0).map((server) => server.close()))
-})
-async function serve(server: Promise<TestServer>) {
-  const started = await server
-  servers.push(started)
-  return started
-}
-function agentWith(options: ConstructorParameters<typeof UpstreamAgent>[0] = {}) {
-  const agent = new UpstreamAgent(options)
-  agents.push(agent)
-  return agent
-}
+const { serve, agentWith } = useAgentFixtures()
 const readBody = (request: IncomingMessage) =>
   new Promise<string>((resolve) => {
     let body = ''
@@ -204,7 +188,6 @@ describe('UpstreamAgent', () => {
     const server = await serve(httpServer((_request, response) => response.end()))
     const origin = server.origin
     await server.close()
-    servers.pop()
     await expect(call(agentWith(), origin)).rejects.toMatchObject({ code: 'ECONNREFUSED' })
   })
 

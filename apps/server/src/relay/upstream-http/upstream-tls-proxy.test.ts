@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parseProxy } from './proxy-tunnel.ts'
 import { readWholeBody, StreamedResponseHandler } from './streamed-response.ts'
 import {
@@ -9,25 +9,10 @@ import {
   rawServer,
   TEST_CERTIFICATE,
   type TestServer,
+  useAgentFixtures,
 } from './testing.ts'
-import { UpstreamAgent } from './upstream-agent.ts'
 
-const servers: TestServer[] = []
-const agents: UpstreamAgent[] = []
-afterEach(async () => {
-  for (const agent of agents.splice(0)) agent.close()
-  await Promise.all(servers.splice(0).map((server) => server.close()))
-})
-async function serve<T extends TestServer>(server: Promise<T>): Promise<T> {
-  const started = await server
-  servers.push(started)
-  return started
-}
-function agentWith(options: ConstructorParameters<typeof UpstreamAgent>[0] = {}) {
-  const agent = new UpstreamAgent(options)
-  agents.push(agent)
-  return agent
-}
+const { serve, agentWith } = useAgentFixtures()
 const trustTestAuthority = { ca: TEST_CERTIFICATE.cert }
 
 describe('UpstreamAgent over TLS and through RELAY_PROXY', () => {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import fastifyCookie from '@fastify/cookie'
 import Fastify, {
+  type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
@@ -26,6 +27,8 @@ const RELAY_PATH = /^\/(v1|dashboard)(\/|$)/
 
 export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger']
+  /** The process's own logger (main.ts), so Fastify writes through the same destination. */
+  loggerInstance?: FastifyBaseLogger
 }
 
 const IDLE_SWEEP_MS = 100
@@ -91,7 +94,9 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       server.setTimeout(0)
       return server
     },
-    logger: options.logger ?? false,
+    ...(options.loggerInstance
+      ? { loggerInstance: options.loggerInstance }
+      : { logger: options.logger ?? false }),
     genReqId: generateRequestId,
     requestIdHeader: false,
     bodyLimit: MANAGEMENT_BODY_LIMIT,

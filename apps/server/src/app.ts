@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import fastifyCookie from '@fastify/cookie'
+import { nestsDeeperThan, tooDeepMessage } from '@one-api/contracts/json-depth'
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -12,6 +13,7 @@ import { managementRoutes } from './admin/route-table.ts'
 import type { AppContext } from './app-context.ts'
 import { authenticate } from './auth/authenticate.ts'
 import { installErrorHandler } from './http/error-handler.ts'
+import { badRequest } from './http/errors.ts'
 import { installRateLimits } from './http/rate-limit.ts'
 import { generateRequestId, REQUEST_ID_HEADER } from './http/request-id.ts'
 import { registerRoutes } from './http/route.ts'
@@ -137,6 +139,11 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   })
   await app.register(fastifyCookie)
   installErrorHandler(app)
+  // Routes walk their JSON bodies (validation, serialising a channel's config): a body nested past
+  // MAX_JSON_DEPTH is refused before (the relay reads its bodies as bytes and checks them itself).
+  app.addHook('preValidation', (request, _reply, done) => {
+    done(nestsDeeperThan(request.body) ? badRequest(tooDeepMessage()) : undefined)
+  })
   installRateLimits(app, context)
   app.addHook('preHandler', (request, reply, done) => {
     const access = request.routeOptions.config?.access

@@ -58,7 +58,12 @@ const generatedEvent: fc.Arbitrary<GeneratedEvent> = fc.record({
 })
 
 /** A way to write each line: its field's spelling and its line end. */
-const spelling = fc.record({
+interface Spelling {
+  space: boolean
+  bareField: boolean
+  end: string
+}
+const spelling: fc.Arbitrary<Spelling> = fc.record({
   space: fc.boolean(),
   bareField: fc.boolean(),
   end: fc.constantFrom('\n', '\r', '\r\n'),
@@ -70,11 +75,7 @@ interface Stream {
 }
 
 /** Serialises events as an upstream might: any line ends, optional BOM, comments, ignored fields. */
-function writeStream(
-  events: GeneratedEvent[],
-  spellings: Array<fc.RecordValue<{ space: boolean; bareField: boolean; end: string }>>,
-  bom: boolean,
-): Stream {
+function writeStream(events: GeneratedEvent[], spellings: Spelling[], bom: boolean): Stream {
   const lines: string[] = []
   const expected: SseEvent[] = []
   const field = (name: string, value: string, index: number) => {

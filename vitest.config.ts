@@ -9,6 +9,7 @@ export default defineConfig({
       'apps/server/src/**/*.test.ts',
       'tools/**/*.test.ts',
       'bench/**/*.test.ts',
+      'scripts/**/*.test.ts',
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,

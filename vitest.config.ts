@@ -11,6 +11,7 @@ export default defineConfig({
       'bench/**/*.test.ts',
       'scripts/**/*.test.ts',
     ],
+    globalSetup: ['scripts/testing/compile-before-tests.mjs'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -4,7 +4,7 @@
 // each package's `exports` lead to dist/ under the `compiled` condition, which `npm start` sets
 // (`node --conditions=compiled`); tests and `npm run dev` read the sources. Why esbuild rather than
 // tsc: docs/decisions/compiled-build.md.
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 
 export const root = new URL('..', import.meta.url).pathname
@@ -42,16 +42,19 @@ const keepImports = {
   },
 }
 
-/** Compiles every package in COMPILED_PACKAGES to its dist/ (emptied first). */
+/**
+ * Compiles every package in COMPILED_PACKAGES to a fresh dist/. Each is written aside and then
+ * put in place, so a server starting meanwhile (a test) finds the old build or the new one whole.
+ */
 export async function compileWorkspace() {
   const { build } = await import('esbuild')
   for (const name of COMPILED_PACKAGES) {
     const source = join(root, name, 'src')
     const output = join(root, name, 'dist')
-    rmSync(output, { recursive: true, force: true })
+    const next = `${output}.next-${process.pid}`
     await build({
       entryPoints: sourceFiles(source),
-      outdir: output,
+      outdir: next,
       outbase: source,
       bundle: true,
       platform: 'node',
@@ -60,6 +63,10 @@ export async function compileWorkspace() {
       plugins: [keepImports],
       logLevel: 'warning',
     })
+    const previous = `${output}.previous-${process.pid}`
+    if (existsSync(output)) renameSync(output, previous)
+    renameSync(next, output)
+    rmSync(previous, { recursive: true, force: true })
   }
 }
 

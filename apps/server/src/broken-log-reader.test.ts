@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { eventually } from './testing/eventually.ts'
 import { freePort } from './testing/free-port.ts'
+import { COMPILED_SERVER, REPOSITORY_ROOT } from './testing/server-process.ts'
 
-const root = new URL('../../../', import.meta.url).pathname
 const SHUTDOWN_TIMEOUT = 1
 /** README: after SIGTERM the process ends within 2 × SHUTDOWN_TIMEOUT + 10 s. */
 const SHUTDOWN_DEADLINE_MS = (2 * SHUTDOWN_TIMEOUT + 10) * 1000
@@ -21,8 +21,8 @@ interface ServerProcess {
 async function startServer(): Promise<ServerProcess> {
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
+  const child = spawn(process.execPath, COMPILED_SERVER, {
+    cwd: REPOSITORY_ROOT,
     env: {
       PATH: process.env.PATH,
       PORT: String(port),
@@ -43,7 +43,7 @@ async function startServer(): Promise<ServerProcess> {
         (response) => response.ok,
         () => false,
       ),
-    20_000,
+    60_000,
     100,
   )
   return { child, baseUrl, exited }

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { freePort } from './testing/free-port.ts'
-
-const root = new URL('../../../', import.meta.url).pathname
+import { COMPILED_SERVER, REPOSITORY_ROOT } from './testing/server-process.ts'
 
 interface Running {
   child: ChildProcess
@@ -15,8 +14,8 @@ interface Running {
 
 function startServer(env: Record<string, string>): Running {
   let output = ''
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
+  const child = spawn(process.execPath, COMPILED_SERVER, {
+    cwd: REPOSITORY_ROOT,
     env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env },
   })
   child.stdout?.on('data', (chunk) => {
@@ -30,7 +29,7 @@ function startServer(env: Record<string, string>): Running {
 }
 
 async function waitForStatus(port: number): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
+  for (let attempt = 0; attempt < 300; attempt++) {
     try {
       const response = await fetch(`http://127.0.0.1:${port}/api/status`)
       if (response.ok) return

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   })
   const logger = pino({ level: config.LOG_LEVEL }, destination)
   const exit = async (code: number): Promise<never> => {
-    await destination.flush(FINAL_LOG_FLUSH_MS)
+    await destination.drain(FINAL_LOG_FLUSH_MS)
     process.exit(code)
   }
 

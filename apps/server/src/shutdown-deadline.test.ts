@@ -5,10 +5,10 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { eventually } from './testing/eventually.ts'
 import { freePort } from './testing/free-port.ts'
+import { COMPILED_SERVER, REPOSITORY_ROOT } from './testing/server-process.ts'
 import { TcpCut } from './testing/tcp-cut.ts'
 import { createScratchDatabase, POSTGRES_URL, type ScratchDatabase } from './testing/test-databases.ts'
 
-const root = new URL('../../../', import.meta.url).pathname
 const SHUTDOWN_TIMEOUT = 1
 /** README: after SIGTERM the process ends within 2 × SHUTDOWN_TIMEOUT + 10 s. */
 const SHUTDOWN_DEADLINE_MS = (2 * SHUTDOWN_TIMEOUT + 10) * 1000
@@ -30,8 +30,8 @@ describe.skipIf(!POSTGRES_URL)('the shutdown deadline', () => {
     dsn.hostname = '127.0.0.1'
     dsn.port = String(link.port)
     const port = await freePort()
-    child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-      cwd: root,
+    child = spawn(process.execPath, COMPILED_SERVER, {
+      cwd: REPOSITORY_ROOT,
       env: {
         PATH: process.env.PATH,
         PORT: String(port),

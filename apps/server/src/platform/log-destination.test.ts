@@ -38,7 +38,7 @@ describe('the log destination', () => {
     let dropped = 0
     const destination = new LogDestination({ fd, onDropped: (lines) => (dropped += lines) })
     for (let index = 0; index < 1000; index++) destination.write(line(index))
-    await destination.flush(5000)
+    await destination.drain(5000)
     const written = readFileSync(path, 'utf8').trimEnd().split('\n')
     expect(written).toHaveLength(1000)
     expect(JSON.parse(written[999]!).msg).toBe('line 999')
@@ -60,7 +60,7 @@ describe('the log destination', () => {
     })
     for (let index = 0; index < 50; index++) expect(() => destination.write(line(index))).not.toThrow()
     await eventually(() => dropped === 50, 5000)
-    await destination.flush(5000)
+    await destination.drain(5000)
     // Within the pause after a failure, a line is dropped at once without a write.
     destination.write(line(50))
     expect(dropped).toBe(51)
@@ -87,7 +87,7 @@ describe('the log destination', () => {
     expect(dropped).toBeLessThan(1024)
     // Waiting for it is bounded.
     const flushStarted = performance.now()
-    await destination.flush(300)
+    await destination.drain(300)
     expect(performance.now() - flushStarted).toBeLessThan(2000)
     // Once the reader reads again, what was kept arrives, in order.
     const received: Buffer[] = []
@@ -114,7 +114,7 @@ describe('the log destination', () => {
     expect(dropped).toBe(0)
     closeSync(readFd)
     const flushStarted = performance.now()
-    await destination.flush(10_000)
+    await destination.drain(10_000)
     expect(performance.now() - flushStarted).toBeLessThan(2000)
     // The pipe took some lines before its reader died; every other line is counted.
     expect(dropped).toBeGreaterThan(100)

@@ -22,7 +22,7 @@ export interface LogDestinationOptions {
  * - a failed write (EPIPE: the reader died) drops the lines waiting, and new lines are dropped
  *   for `retryAfterMs` before a fresh writer tries again (a full disk may recover);
  * - there is no synchronous flush: pino calls one after `fatal()` and on exit, and sonic-boom's
- *   retries a broken pipe forever. `flush()` waits a bounded time instead.
+ *   retries a broken pipe forever. `drain()` waits a bounded time instead.
  */
 export class LogDestination {
   private readonly fd: number
@@ -57,7 +57,7 @@ export class LogDestination {
   }
 
   /** Resolves once every line taken is written, the destination failed, or `timeoutMs` passed. */
-  flush(timeoutMs: number): Promise<void> {
+  drain(timeoutMs: number): Promise<void> {
     if (this.unconfirmedLines === 0 || !this.writer) return Promise.resolve()
     return new Promise((resolve) => {
       const done = () => {

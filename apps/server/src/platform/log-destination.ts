@@ -15,14 +15,12 @@ export interface LogDestinationOptions {
 }
 
 /**
- * Where pino writes the process's log lines. Logging must never block serving or shutdown, so:
- * - writes are asynchronous (sonic-boom), and a pipe on standard output is non-blocking, so a
- *   reader that stopped reading never holds a thread (process.exit waits for its thread pool);
- * - at most `bufferLimitBytes` wait for the reader; lines past that are dropped and counted;
- * - a failed write (EPIPE: the reader died) drops the lines waiting, and new lines are dropped
- *   for `retryAfterMs` before a fresh writer tries again (a full disk may recover);
- * - there is no synchronous flush: pino calls one after `fatal()` and on exit, and sonic-boom's
- *   retries a broken pipe forever. `drain()` waits a bounded time instead.
+ * Where pino writes the process's log lines. Logging never blocks serving or shutdown: writes are
+ * asynchronous and a pipe is non-blocking; at most `bufferLimitBytes` wait for a slow reader; a line
+ * that cannot be written is dropped and counted (`onDropped`); after a failed write (EPIPE: the
+ * reader died) lines are dropped for `retryAfterMs`, then a fresh writer tries again. There is no
+ * synchronous flush (pino would call it after `fatal()`, and sonic-boom's retries a broken pipe
+ * forever): `drain()` waits a bounded time. docs/decisions/log-destination.md
  */
 export class LogDestination {
   private readonly fd: number

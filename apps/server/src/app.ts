@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import fastifyCookie from '@fastify/cookie'
+import { nestsDeeperThan, tooDeepMessage } from '@one-api/contracts/json-depth'
 import Fastify, {
+  type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
@@ -11,6 +13,7 @@ import { managementRoutes } from './admin/route-table.ts'
 import type { AppContext } from './app-context.ts'
 import { authenticate } from './auth/authenticate.ts'
 import { installErrorHandler } from './http/error-handler.ts'
+import { badRequest } from './http/errors.ts'
 import { installRateLimits } from './http/rate-limit.ts'
 import { generateRequestId, REQUEST_ID_HEADER } from './http/request-id.ts'
 import { registerRoutes } from './http/route.ts'
@@ -26,6 +29,8 @@ const RELAY_PATH = /^\/(v1|dashboard)(\/|$)/
 
 export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger']
+  /** The process's own logger (main.ts), so Fastify writes through the same destination. */
+  loggerInstance?: FastifyBaseLogger
 }
 
 const IDLE_SWEEP_MS = 100
@@ -91,7 +96,9 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       server.setTimeout(0)
       return server
     },
-    logger: options.logger ?? false,
+    ...(options.loggerInstance
+      ? { loggerInstance: options.loggerInstance }
+      : { logger: options.logger ?? false }),
     genReqId: generateRequestId,
     requestIdHeader: false,
     bodyLimit: MANAGEMENT_BODY_LIMIT,
@@ -132,6 +139,11 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   })
   await app.register(fastifyCookie)
   installErrorHandler(app)
+  // Routes walk their JSON bodies (validation, serialising a channel's config): a body nested past
+  // MAX_JSON_DEPTH is refused before (the relay reads its bodies as bytes and checks them itself).
+  app.addHook('preValidation', (request, _reply, done) => {
+    done(nestsDeeperThan(request.body) ? badRequest(tooDeepMessage()) : undefined)
+  })
   installRateLimits(app, context)
   app.addHook('preHandler', (request, reply, done) => {
     const access = request.routeOptions.config?.access

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockUpstream, startMockUpstream } from '../../../tools/mock-upstream/src/server.ts'
 import { freePort } from './testing/free-port.ts'
 import { ApiClient } from './testing/http-client.ts'
+import { COMPILED_SERVER, REPOSITORY_ROOT } from './testing/server-process.ts'
 
-const root = new URL('../../../', import.meta.url).pathname
 const SLOW_MODEL = 'gpt-4o-mini+chunk-delay-ms=150+chunks=10'
 
 interface ServerProcess {
@@ -24,8 +24,8 @@ async function startServer(shutdownTimeoutSeconds: number): Promise<ServerProces
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
   const databasePath = join(mkdtempSync(join(tmpdir(), 'one-api-shutdown-')), 'one-api.db')
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
+  const child = spawn(process.execPath, COMPILED_SERVER, {
+    cwd: REPOSITORY_ROOT,
     env: {
       PATH: process.env.PATH,
       PORT: String(port),
@@ -37,7 +37,7 @@ async function startServer(shutdownTimeoutSeconds: number): Promise<ServerProces
     stdio: 'ignore',
   })
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  for (let attempt = 0; attempt < 150; attempt++) {
+  for (let attempt = 0; attempt < 300; attempt++) {
     const ready = await fetch(`${baseUrl}/api/status`).then(
       (response) => response.ok,
       () => false,

@@ -2,10 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { freePort } from './testing/free-port.ts'
-
-const root = new URL('../../../', import.meta.url).pathname
+import { COMPILED_SERVER, REPOSITORY_ROOT } from './testing/server-process.ts'
 
 interface Running {
   child: ChildProcess
@@ -13,12 +12,19 @@ interface Running {
   exited: Promise<number | null>
 }
 
+/** Every server started, stopped after the tests even when one failed before stopping its own. */
+const started: ChildProcess[] = []
+afterAll(() => {
+  for (const child of started) child.kill('SIGKILL')
+})
+
 function startServer(env: Record<string, string>): Running {
   let output = ''
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
+  const child = spawn(process.execPath, COMPILED_SERVER, {
+    cwd: REPOSITORY_ROOT,
     env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env },
   })
+  started.push(child)
   child.stdout?.on('data', (chunk) => {
     output += chunk
   })
@@ -30,7 +36,7 @@ function startServer(env: Record<string, string>): Running {
 }
 
 async function waitForStatus(port: number): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
+  for (let attempt = 0; attempt < 300; attempt++) {
     try {
       const response = await fetch(`http://127.0.0.1:${port}/api/status`)
       if (response.ok) return

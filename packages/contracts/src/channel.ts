@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { ChannelType, isSelectableChannelType } from './channel-types.ts'
+import { nestsDeeperThan, tooDeepMessage } from './json-depth.ts'
 
 /** Messages of the channel form's rules (spec §5), shown by the console as the server sends them. */
 export const ChannelMessages = {
@@ -100,6 +101,10 @@ const configSchema = z
     if (value.trim() === '') return undefined
     try {
       const parsed: unknown = JSON.parse(value)
+      if (nestsDeeperThan(parsed)) {
+        context.addIssue({ code: 'custom', message: tooDeepMessage('config') })
+        return z.NEVER
+      }
       if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
         return parsed as ChannelConfig
     } catch {

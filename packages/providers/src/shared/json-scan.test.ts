@@ -27,6 +27,12 @@ describe('json scan', () => {
     expect(lastObject('{"usage":{"prompt_tokens":1', 'usage')).toBeUndefined()
   })
 
+  it('does not take a key ending in an escaped quote and the name for that name (found by a property test)', () => {
+    // The key is `a"usage`, not `usage`.
+    expect(lastObject('{"a\\"usage":{"prompt_tokens":1}}', 'usage')).toBeUndefined()
+    expect(lastObject('{"a\\"usage":{},"usage":{"prompt_tokens":1}}', 'usage')).toEqual({ prompt_tokens: 1 })
+  })
+
   it('tells keys from string contents', () => {
     expect(objectsHeldBy(JSON.stringify({ content: '"error":{"x":1}', error: null }), ['error'])).toEqual([
       [],

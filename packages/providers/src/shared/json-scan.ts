@@ -112,7 +112,8 @@ export function skipBackOverWhitespace(text: string, index: number): number {
 /**
  * Whether the value starting at `valueAt` belongs to a key written `"<key>"`: looks back over
  * the colon and the key's quotes. A match inside a string value is impossible in valid JSON (its
- * quotes would be escaped), so callers use it as a cheap filter before a closer look.
+ * quotes would be escaped), so callers use it as a cheap filter before a closer look. The quote
+ * opening the key must not be escaped: `"a\"usage":` is the key `a"usage`.
  */
 export function keyBefore(text: string, valueAt: number, key: string): boolean {
   const colon = skipBackOverWhitespace(text, valueAt)
@@ -120,7 +121,10 @@ export function keyBefore(text: string, valueAt: number, key: string): boolean {
   const closingQuote = skipBackOverWhitespace(text, colon)
   if (text.charCodeAt(closingQuote) !== 0x22) return false
   const keyStart = closingQuote - key.length
-  return text.charCodeAt(keyStart - 1) === 0x22 && text.startsWith(key, keyStart)
+  if (text.charCodeAt(keyStart - 1) !== 0x22 || !text.startsWith(key, keyStart)) return false
+  let backslashes = 0
+  while (text.charCodeAt(keyStart - 2 - backslashes) === 0x5c) backslashes += 1
+  return backslashes % 2 === 0
 }
 
 /**

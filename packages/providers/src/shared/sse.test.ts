@@ -59,6 +59,28 @@ describe('SseParser', () => {
     ).toEqual(['{"a":1}', '{"b":2}', '[DONE]'])
   })
 
+  it('skips a byte order mark that opens the stream, even split across chunks', () => {
+    // Found by the property tests: the mark hid the first line's field name.
+    const stream = Buffer.from('\uFEFFevent: delta\ndata: x\n\n')
+    const expected = [{ data: 'x', event: 'delta' }]
+    expect(parseAll([stream])).toEqual(expected)
+    expect(parseAll(splitAt(stream, 1, 2))).toEqual(expected)
+    // Only at the start: later it is an ordinary character of a line.
+    expect(parseAll([Buffer.from('data: a\n\n\uFEFFdata: b\n\n')])).toEqual([{ data: 'a', event: undefined }])
+  })
+
+  it('joins data lines that only together look like one JSON object, as the standard says', () => {
+    // Found by the property tests: "{" and "}" on two lines read as a whole object, so the third
+    // line was cut off into an event of its own.
+    expect(parseAll([Buffer.from('data:{\ndata:}\ndata:\n\n')])).toEqual([
+      { data: '{\n}\n', event: undefined },
+    ])
+  })
+
+  it('reads an empty event name as no name', () => {
+    expect(parseAll([Buffer.from('event:\ndata: x\n\n')])).toEqual([{ data: 'x', event: undefined }])
+  })
+
   it('dispatches a final event that has no trailing newline', () => {
     expect(parseAll([Buffer.from('data: {"last":true}')]).map((event) => event.data)).toEqual([
       '{"last":true}',

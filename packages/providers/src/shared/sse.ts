@@ -18,6 +18,7 @@ export interface SseEvent {
 
 const LINE_FEED = 0x0a
 const CARRIAGE_RETURN = 0x0d
+const BYTE_ORDER_MARK = 0xfeff
 
 /** True for a data payload that cannot continue on the next line: one JSON object or `[DONE]`. */
 const isCompletePayload = (data: string): boolean =>
@@ -30,6 +31,10 @@ export class SseParser {
   private afterCarriageReturn = false
   private data: string | undefined
   private eventName: string | undefined
+  /** The event's data so far came on one line. */
+  private oneDataLine = false
+  /** No line read yet: a byte order mark opening the stream is not part of its first line. */
+  private atStart = true
 
   /** `onComment`: a comment line's text after its ':' (keep-alive pings some providers send). */
   constructor(
@@ -98,6 +103,10 @@ export class SseParser {
   }
 
   private processLine(line: string): void {
+    if (this.atStart) {
+      this.atStart = false
+      if (line.charCodeAt(0) === BYTE_ORDER_MARK) line = line.slice(1)
+    }
     if (line === '') {
       this.dispatch()
       return
@@ -114,16 +123,20 @@ export class SseParser {
     if (field === 'data') {
       if (this.data === undefined) {
         this.data = value
-      } else if (isCompletePayload(this.data)) {
-        // Lenient: some OpenAI-compatible servers omit the blank line between events. A finished
-        // JSON object cannot continue on the next line, so it is dispatched on its own.
+        this.oneDataLine = true
+      } else if (this.oneDataLine && isCompletePayload(this.data)) {
+        // Lenient: some OpenAI-compatible servers omit the blank line between events. A JSON
+        // object on one line cannot continue on the next, so it is dispatched on its own (an
+        // event of several lines is joined as the standard says, whatever its lines look like).
         this.dispatch()
         this.data = value
       } else {
         this.data = `${this.data}\n${value}`
+        this.oneDataLine = false
       }
     } else if (field === 'event') {
-      this.eventName = value
+      // An empty name is the default type, as if none were given.
+      this.eventName = value === '' ? undefined : value
     }
     // `id` and `retry` do not matter to a relay; unknown fields are ignored as the spec says.
   }

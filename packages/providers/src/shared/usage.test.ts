@@ -35,6 +35,20 @@ describe('normaliseUsage', () => {
 })
 
 describe('scanUsage', () => {
+  it('leaves integers of more than 15 digits to JSON.parse, which rounds them correctly', () => {
+    // Found by a property test: adding up the digits of 102983760145849329385472 rounded unlike JSON.parse.
+    for (const usage of [
+      '{"prompt_tokens":102983760145849329385472}',
+      '{"prompt_tokens":1,"completion_tokens":9007199254740993}',
+    ]) {
+      const bytes = Buffer.from(usage)
+      expect(scanUsage(bytes, 0, bytes.length)).toBe(NOT_SCANNED)
+      expect(readUsageObject(bytes, 0, bytes.length)).toEqual(normaliseUsage(JSON.parse(usage)))
+    }
+    const fifteen = Buffer.from('{"prompt_tokens":999999999999999}')
+    expect(scanUsage(fifteen, 0, fifteen.length)).toEqual(normaliseUsage({ prompt_tokens: 999999999999999 }))
+  })
+
   /** The usage object inside an event, as the transformer finds it, scanned in place. */
   const scanned = (usage: string) => {
     const event = Buffer.from(`{"choices":[],"usage":${usage}}`)

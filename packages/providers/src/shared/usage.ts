@@ -61,6 +61,9 @@ const remainder = (total: number | undefined, part: number): number | undefined 
 export const hasTokens = (usage: Usage | undefined): usage is Usage =>
   usage !== undefined && (usage.totalTokens > 0 || usage.promptTokens > 0 || usage.completionTokens > 0)
 
+/** Integers of up to 15 digits are below 2^53, so adding up their digits is exact. */
+const MAX_EXACT_DIGITS = 15
+
 /** scanUsage's answer for a usage object it does not read itself: the caller parses it. */
 export const NOT_SCANNED = Symbol('usage not scanned')
 
@@ -132,11 +135,14 @@ function scanCounts(
     const first = position < end ? buffer[position]! : -1
     let value: unknown
     if (first >= 0x30 && first <= 0x39) {
+      const digitsStart = position
       let number = 0
       while (position < end && buffer[position]! >= 0x30 && buffer[position]! <= 0x39) {
         number = number * 10 + buffer[position]! - 0x30
         position += 1
       }
+      // Past 15 digits the sum is no longer exact; JSON.parse rounds such a number correctly.
+      if (position - digitsStart > MAX_EXACT_DIGITS) return NOT_SCANNED
       value = number
     } else if (
       first === 0x6e &&

@@ -1,3 +1,4 @@
+import { mayNestDeeperThan, nestsDeeperThan, tooDeepMessage } from '@one-api/contracts/json-depth'
 import type { RelayMode } from '@one-api/providers'
 import { readMultipartField } from '@one-api/providers/shared/multipart'
 import { RelayError } from '../auth/relay-error.ts'
@@ -50,6 +51,8 @@ export function readRelayBody(
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json))
     throw invalid('The request body must be a JSON object')
+  // Before anything walks it: token counting, the limits and the upstream body all recurse.
+  if (mayNestDeeperThan(body.length) && nestsDeeperThan(json)) throw invalid(tooDeepMessage())
   const record = json as Record<string, unknown>
   // OpenAI's schema makes some fields nullable (model and size of images, stream): null is absent.
   const named = record.model ?? undefined

@@ -4,6 +4,7 @@
 // each package's `exports` lead to dist/ under the `compiled` condition, which `npm start` sets
 // (`node --conditions=compiled`); tests and `npm run dev` read the sources. Why esbuild rather than
 // tsc: docs/decisions/compiled-build.md.
+import { createRequire } from 'node:module'
 import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 
@@ -81,8 +82,9 @@ function newestSource() {
 
 /** Whether esbuild is installed (it is not after `npm ci --omit=dev`). */
 function canCompile() {
+  // createRequire works in every loader; import.meta.resolve is missing under Vitest's.
   try {
-    import.meta.resolve('esbuild')
+    createRequire(import.meta.url).resolve('esbuild')
     return true
   } catch {
     return false

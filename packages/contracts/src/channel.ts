@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { ChannelType, isSelectableChannelType } from './channel-types.ts'
 import { nestsDeeperThan, tooDeepMessage } from './json-depth.ts'
 
-/** Messages of the channel form's rules (spec §5), shown by the console as the server sends them. */
+/** Messages of the channel form's rules, shown by the console as the server sends them. */
 export const ChannelMessages = {
   nameAndKeyRequired: 'please fill in channel name and channel key',
   modelRequired: 'please select at least one model',
@@ -150,7 +150,7 @@ export const channelFieldsSchema = z.object({
     .refine((url) => url === '' || /^https?:\/\/[^\s]+$/i.test(url), {
       error: 'base URL must start with http:// or https://',
     })
-    // Paths are appended to the base URL, so a trailing slash would double up (spec §5).
+    // Paths are appended to the base URL, so a trailing slash would double up.
     .transform((url) => url.replace(/\/+$/, ''))
     .nullish(),
   other: z
@@ -168,7 +168,7 @@ export const channelFieldsSchema = z.object({
     .optional(),
   config: configSchema.optional(),
   priority: blankableInteger('priority').optional(),
-  // A negative weight means "no weight" (spec §5).
+  // A negative weight means "no weight".
   weight: blankableInteger('weight')
     .transform((weight) => (weight === undefined ? undefined : Math.min(Math.max(weight, 0), 2_147_483_647)))
     .optional(),

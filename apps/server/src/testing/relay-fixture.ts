@@ -281,7 +281,7 @@ export async function relayFailure(call: Promise<unknown>) {
 }
 
 /**
- * The quota formula of reference §3.3, ceil((prompt + completion × completionRatio) × modelRatio ×
+ * One-api's quota formula, ceil((prompt + completion × completionRatio) × modelRatio ×
  * groupRatio), written out independently of the gateway's code. The rounding ignores floating-point
  * noise below 1e-9 so that 0.075 × 1000 costs 75, not 76.
  */

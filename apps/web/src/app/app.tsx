@@ -11,7 +11,7 @@ import { router } from './router.tsx'
 const theme = createTheme({ primaryColor: 'blue', defaultRadius: 'md' })
 const colorSchemeManager = localStorageColorSchemeManager({ key: StorageKey.colorScheme })
 
-/** Toasts sit top-right, or top-centre on screens 600px wide or less (spec §8). */
+/** Toasts sit top-right, or top-centre on screens 600px wide or less. */
 function ResponsiveNotifications() {
   const narrow = useMediaQuery('(max-width: 600px)')
   return <Notifications position={narrow ? 'top-center' : 'top-right'} autoClose={TOAST_DURATION.error} />

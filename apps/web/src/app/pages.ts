@@ -1,6 +1,6 @@
 import { lazyPage } from '../components/lazy-page.tsx'
 
-/** Every page is its own chunk, loaded on first visit (spec §7: lazy chunks from a static path). */
+/** Every page is its own chunk, loaded on first visit, so a page costs nothing until it is used. */
 export const HomePage = lazyPage(() => import('../features/home/pages/home-page.tsx').then((m) => m.HomePage))
 export const LoginPage = lazyPage(() =>
   import('../features/auth/pages/login-page.tsx').then((m) => m.LoginPage),

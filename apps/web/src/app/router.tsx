@@ -6,7 +6,10 @@ import { registerNavigate } from '../lib/navigation.ts'
 import { AppLayout } from './layout/app-layout.tsx'
 import * as Pages from './pages.ts'
 
-/** The routes of spec §2. Guards sit outside the lazy pages so a refused visit loads no page code. */
+/**
+ * The console's routes (one-api's paths). Guards sit outside the lazy pages so a refused visit loads
+ * no page code.
+ */
 const routes: RouteObject[] = [
   {
     element: <AppLayout />,

@@ -1,7 +1,7 @@
 import { type ComponentType, lazy, Suspense } from 'react'
 import { Loading } from './loading.tsx'
 
-/** Spec §9: a page chunk that has not arrived after two minutes counts as failed. */
+/** A page chunk that has not arrived after two minutes counts as failed. */
 const CHUNK_TIMEOUT_MS = 120_000
 
 /** A page's script could not be loaded (a new release replaced it, or the network failed). */

@@ -1,4 +1,4 @@
-/** Short numbers of spec §9: 12.3k from 1e4, 1.2M from 1e6, 1.2B from 1e9. */
+/** Short numbers: 12.3k from 1e4, 1.2M from 1e6, 1.2B from 1e9. */
 export function abbreviateNumber(value: number): string {
   const units: [number, string][] = [
     [1e9, 'B'],

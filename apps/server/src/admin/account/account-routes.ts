@@ -12,7 +12,7 @@ import { toSessionUser } from './user-view.ts'
 
 const BAD_CREDENTIALS = 'Wrong username or password, or the account has been disabled'
 
-/** Sign-in, sign-out and registration (reference §5.7). */
+/** Sign-in, sign-out and registration. */
 export function accountRoutes(context: AppContext): RouteDefinition[] {
   const { db, options, sessions } = context
   return [

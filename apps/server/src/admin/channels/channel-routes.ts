@@ -41,7 +41,7 @@ function withSlashes(route: RouteDefinition): RouteDefinition[] {
   return [route, { ...route, url: other }]
 }
 
-/** Channel management (spec §7 Channels, reference §4.3–4.4). Every route is admin-only. */
+/** Channel management, with one-api's routes and payloads. Every route is admin-only. */
 export function channelRoutes(context: AppContext): RouteDefinition[] {
   const { db } = context
   const readView = async (id: number) => {
@@ -76,7 +76,7 @@ export function channelRoutes(context: AppContext): RouteDefinition[] {
       handler: async () => ok(builtInModelCatalogue()),
     },
     {
-      // The console caches this map of channel type -> default models (spec §7).
+      // The console caches this map of channel type -> default models.
       method: 'GET',
       url: '/api/models',
       access: 1,

@@ -10,7 +10,7 @@ import { applyTestResult, testChannel } from '../../relay/health/channel-tester.
 import { toRoutedChannel } from '../../relay/routing/routed-channel.ts'
 import type { ChannelTestRunner } from './channel-test-runner.ts'
 
-/** Channel test, test-all and balance (reference §5.8), admin only. */
+/** Channel test, test-all and balance, admin only. */
 export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner): RouteDefinition[] {
   const updateBalance = async (id: number) => {
     const row = await findChannelById(context.db, id)

@@ -86,7 +86,7 @@ describe.each(testDialects())('logs on %s', (dialect) => {
     await server?.close()
   })
 
-  it('lists every log for an admin, newest first, ten per page, with the spec fields', async () => {
+  it("lists every log for an admin, newest first, ten per page, with one-api's fields", async () => {
     const first = (await admin.get('/api/log/?p=0')).body.data
     const second = (await admin.get('/api/log/?p=1')).body.data
     expect(first).toHaveLength(10)

@@ -46,7 +46,7 @@ function isStatusOnly(request: FastifyRequest): boolean {
   return value === 'true' || value === '1'
 }
 
-/** Redemption codes (spec §7 "Redemptions"): administrators create, list, edit and delete them. */
+/** Redemption codes: administrators create, list, edit and delete them. */
 export function redemptionRoutes(context: AppContext): RouteDefinition[] {
   const { db, dialect } = context
 
@@ -150,7 +150,7 @@ export function redemptionRoutes(context: AppContext): RouteDefinition[] {
         return ok(toRedemptionView(await findOrFail(id)))
       },
     },
-    // The console calls DELETE /api/redemption/{id}/ (spec §7); the form without the slash works too.
+    // The console calls DELETE /api/redemption/{id}/; the form without the slash works too.
     { method: 'DELETE', url: '/api/redemption/:id', access: 10, handler: remove },
     { method: 'DELETE', url: '/api/redemption/:id/', access: 10, handler: remove },
   ]

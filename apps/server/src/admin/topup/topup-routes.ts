@@ -9,7 +9,7 @@ import { currentUser, ok, type RouteDefinition } from '../../http/route.ts'
 import { parseInput } from '../../http/validate.ts'
 import { announceUserChange, assertOutranks, findLiveUser } from '../users/user-access.ts'
 
-/** Credits (reference §3.7): an administrator's top-up and a user redeeming a code. */
+/** Credits: an administrator's top-up and a user redeeming a code. */
 export function topupRoutes(context: AppContext): RouteDefinition[] {
   const { db, options } = context
   const display = (quota: number) =>

@@ -11,7 +11,7 @@ export interface ManageResult {
 }
 
 /**
- * `POST /api/user/manage` (reference §5.1): root can never be disabled, deleted or demoted; an
+ * `POST /api/user/manage`, as in one-api: root can never be disabled, deleted or demoted; an
  * administrator acts only on lower roles; only root promotes to or demotes from administrator.
  */
 export async function manageUser(

@@ -191,9 +191,9 @@ export class ServerLedgerWrites {
    * still running, though its requests were refused: this records its id on the hold row, so that
    * no try of it lands from now on, and gives it back if one had. The pair's next reservations wait
    * for it (one of theirs would record a higher id and hide whether this one landed): it is tried
-   * at once, and again before each of the pair's next reservations until it is written. Throws
-   * when its tries fail. (It used to be tried for a minute once, the pair's requests waiting all
-   * that time, and then given up: the reservation stayed held until the node stopped.)
+   * at once, and again before each of the pair's next reservations until it is written, so that
+   * no reservation stays held for good and no request waits long behind it. Throws when its tries
+   * fail.
    */
   private async fence(
     tokenId: number,

@@ -53,7 +53,7 @@ function readApiKey(authorization: string | undefined): ApiKey {
 }
 
 /**
- * Token authentication of reference §2.2: `Authorization: Bearer sk-<key>[-<channelId>]`.
+ * Token authentication, as one-api's: `Authorization: Bearer sk-<key>[-<channelId>]`.
  * Token quota is not judged here but by the ledger's atomic reservation. Answers at once when the
  * token and its user are cached (the usual case: no promise to wait for), else once they are read.
  */

@@ -4,7 +4,7 @@ import type { RoutedChannel } from '../routing/routed-channel.ts'
 import { redactChannelKey } from './redact-key.ts'
 
 /**
- * Balance queries for the channel types that have one (reference §5.8). Each returns the amount
+ * Balance queries for the channel types that have one. Each returns the amount
  * in the provider's currency; types without a balance API throw UnsupportedBalance.
  */
 export class UnsupportedBalance extends Error {

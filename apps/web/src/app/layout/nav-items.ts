@@ -30,7 +30,7 @@ const ALL_ITEMS: (NavItem & { adminOnly?: boolean; needsChatLink?: boolean })[] 
   { label: 'nav.chat', to: '/chat', icon: IconMessageCircle, needsChatLink: true },
 ]
 
-/** The menu of spec §2: admin items only for role >= 10, Chat only when a chat link is configured. */
+/** The menu: admin items only for administrators, Chat only when a chat link is configured. */
 export function navItemsFor(user: SessionUser | undefined, chatLink: string): NavItem[] {
   const admin = isAdmin(user)
   return ALL_ITEMS.filter((item) => (!item.adminOnly || admin) && (!item.needsChatLink || chatLink !== ''))

@@ -14,7 +14,7 @@ function turnstileQuery(token: string | undefined): string {
   return token ? `?turnstile=${encodeURIComponent(token)}` : ''
 }
 
-/** POST /api/user/login; the returned user is kept locally as spec §3's `user`. */
+/** POST /api/user/login; the returned user is kept in local storage under `user`. */
 export function useSignIn() {
   const queryClient = useQueryClient()
   return useMutation({

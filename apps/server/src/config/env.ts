@@ -39,6 +39,11 @@ const envSchema = z.object({
     .optional(),
   RELAY_TIMEOUT: integerVar(0).default(0),
   RELAY_PROXY: z.url('must be a URL').optional(),
+  // The most an upstream answer read whole into memory may hold (a non-stream answer, an error);
+  // past it the call fails with a 502 and nothing is billed. 64 MiB unless set.
+  RELAY_MAX_RESPONSE_BYTES: integerVar(1024).default(64 * 1024 * 1024),
+  // The most a streamed answer may last, in seconds; it is cut then. 0 (the default): no limit.
+  RELAY_MAX_STREAM_SECONDS: integerVar(0).default(0),
   GLOBAL_API_RATE_LIMIT: integerVar(0).default(480),
   GLOBAL_WEB_RATE_LIMIT: integerVar(0).default(240),
   CRITICAL_RATE_LIMIT: integerVar(0).default(20),

@@ -74,7 +74,12 @@ export async function createRelayServices(
       `registering this node for quota holds failed; on a slave, start an upgraded master first (it migrates the schema): ${(error as Error).message}`,
     )
   }
-  const upstream = new UpstreamClient({ proxy: config.RELAY_PROXY, timeoutSeconds: config.RELAY_TIMEOUT })
+  const upstream = new UpstreamClient({
+    proxy: config.RELAY_PROXY,
+    timeoutSeconds: config.RELAY_TIMEOUT,
+    maxResponseBytes: config.RELAY_MAX_RESPONSE_BYTES,
+    maxStreamSeconds: config.RELAY_MAX_STREAM_SECONDS,
+  })
   return {
     cache: new RelayCache(db, bus, config.SYNC_FREQUENCY * 1000, (error) =>
       logger.warn({ err: error }, "recording a token's expiry failed"),

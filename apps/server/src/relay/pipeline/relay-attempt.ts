@@ -5,7 +5,7 @@ import type { ResolvedPricing } from '../../billing/pricing/resolve-pricing.ts'
 import { type Charge, type CostInput, chargeFor } from '../../billing/request-cost.ts'
 import { relayHeaders, sendAnswer } from '../front/client-response.ts'
 import type { RoutedChannel } from '../routing/routed-channel.ts'
-import { disconnectNote, type RelayState } from './relay-state.ts'
+import { brokeOffNote, disconnectNote, type RelayState } from './relay-state.ts'
 import { SpeechStream } from './speech-stream.ts'
 import type { UpstreamClient } from './upstream-client.ts'
 import { type StreamSink, UPSTREAM_REQUEST_ID, type UpstreamAnswer } from './upstream-exchange.ts'
@@ -161,7 +161,7 @@ class ClientStream implements ClientSink {
     const { state, transformer, notes } = this
     this.brokeOff = brokeOff
     if (brokeOff) {
-      notes.push(state.clientGone ? disconnectNote(state) : 'upstream stream broke off')
+      notes.push(state.clientGone ? disconnectNote(state) : brokeOffNote(brokeOff))
     }
     if (!transformer.upstreamCompleted && notes.length === 0) notes.push('upstream ended without [DONE]')
     if (transformer.streamError) notes.push(`upstream error in stream: ${transformer.streamError.message}`)

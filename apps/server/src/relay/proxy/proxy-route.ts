@@ -93,13 +93,10 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
       let response: Awaited<ReturnType<typeof services.upstream.send>>
       const callStartedAfter = seconds()
       try {
-        response = await services.upstream.send({
-          url: target,
-          method: request.method as 'POST',
-          headers,
-          body,
-          signal: cancel.signal,
-        })
+        response = await services.upstream.send(
+          { url: target, method: request.method, headers, body, signal: cancel.signal },
+          { whole: false },
+        )
       } catch {
         await services.ledger.refund(reserved.reservation)
         // The channel was tried: counted under it, as the relay counts a failed request.

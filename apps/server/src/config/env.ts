@@ -68,6 +68,9 @@ const envSchema = z.object({
   THEME: z.string().default('default'),
   TURNSTILE_VERIFY_URL: z.url('must be a URL').optional(),
   SHUTDOWN_TIMEOUT: integerVar(0).default(10),
+  // Seconds after which a node that stopped writing its heartbeat counts as dead and the quota it
+  // held for requests in flight is given back.
+  QUOTA_HOLD_TIMEOUT: integerVar(1).default(300),
   WEB_DIST_PATH: z.string().optional(),
   // When set, GET /metrics answers only requests with Authorization: Bearer <METRICS_TOKEN>.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),

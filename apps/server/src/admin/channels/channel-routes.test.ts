@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { ApiClient } from '../../testing/http-client.ts'
+import { ApiClient, outcome, REFUSED } from '../../testing/http-client.ts'
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../testing/test-app.ts'
 import { testDialects } from '../../testing/test-databases.ts'
 import { channelBody, storedAbilities, storedChannels } from './channel-test-helpers.ts'
@@ -85,7 +85,7 @@ describe.each(testDialects())('channel management on %s', (dialect) => {
     const second = await root.get('/api/channel/?p=1')
     expect(first.body.data.map((row: { id: number }) => row.id)).toEqual(ids.slice(2).reverse())
     expect(second.body.data.map((row: { id: number }) => row.id)).toEqual(ids.slice(0, 2).reverse())
-    expect((await root.get('/api/channel/?p=nonsense')).status).toBe(400)
+    expect(outcome(await root.get('/api/channel/?p=nonsense'))).toEqual(REFUSED)
     // '_' and '%' in a keyword are literal characters, not wildcards.
     expect((await root.get('/api/channel/search?keyword=channel_')).body.data).toEqual([])
     expect((await root.get('/api/channel/search?keyword=channel-1')).body.data).toHaveLength(3)
@@ -171,7 +171,7 @@ describe.each(testDialects())('channel management on %s', (dialect) => {
       models: 'gpt-4o',
     })
     const missing = await root.put('/api/channel/', { id: 999_999, status: 1 })
-    expect(missing.status).toBe(404)
+    expect(outcome(missing)).toEqual(REFUSED)
   })
 
   it('deletes a channel with its abilities, with or without the trailing slash', async () => {
@@ -181,9 +181,9 @@ describe.each(testDialects())('channel management on %s', (dialect) => {
     expect((await root.delete(`/api/channel/${second}`)).body).toMatchObject({ success: true })
     expect(await storedChannels(server)).toEqual([])
     expect(await storedAbilities(server)).toEqual([])
-    expect((await root.delete(`/api/channel/${first}`)).status).toBe(404)
-    expect((await root.get(`/api/channel/${first}`)).status).toBe(404)
-    expect((await root.get('/api/channel/abc')).status).toBe(400)
+    expect(outcome(await root.delete(`/api/channel/${first}`))).toEqual(REFUSED)
+    expect(outcome(await root.get(`/api/channel/${first}`))).toEqual(REFUSED)
+    expect(outcome(await root.get('/api/channel/abc'))).toEqual(REFUSED)
   })
 
   it('deletes every disabled channel and reports the count', async () => {

@@ -1,3 +1,4 @@
+import { Role } from '@one-api/contracts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RouteDefinition } from '../http/route.ts'
 import { ApiClient, registerAndLogin } from '../testing/http-client.ts'
@@ -12,10 +13,10 @@ import { managementRoutes } from './route-table.ts'
  * nothing real is changed.
  */
 const LEVELS = [
-  { name: 'anonymous', role: 0 },
-  { name: 'user', role: 1 },
-  { name: 'admin', role: 10 },
-  { name: 'root', role: 100 },
+  { name: 'anonymous', role: Role.Guest },
+  { name: 'user', role: Role.Common },
+  { name: 'admin', role: Role.Admin },
+  { name: 'root', role: Role.Root },
 ] as const
 const PERMISSION_MESSAGES = /Not signed in|Permission denied|Only the super administrator/
 
@@ -42,7 +43,7 @@ describe.each(testDialects())('route permissions on %s', (dialect) => {
     const admin = await registerAndLogin(server.baseUrl, 'permadmin')
     await server.context.db
       .updateTable('users')
-      .set({ role: 10 })
+      .set({ role: Role.Admin })
       .where('username', '=', 'permadmin')
       .execute()
     cookies.admin = cookieOf(admin)
@@ -77,7 +78,7 @@ describe.each(testDialects())('route permissions on %s', (dialect) => {
         const payload = (await response.json().catch(() => ({}))) as { message?: string }
         const label = `${route.method} ${route.url} as ${level.name}: ${response.status} ${payload.message ?? ''}`
         if (level.role < route.access) {
-          const expected = level.role === 0 ? 401 : 403
+          const expected = level.role === Role.Guest ? 401 : 403
           if (response.status !== expected) failures.push(`${label} (expected ${expected})`)
         } else if (
           response.status === 401 ||

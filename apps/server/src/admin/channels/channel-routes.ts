@@ -1,4 +1,4 @@
-import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS } from '@one-api/contracts'
+import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS, Role } from '@one-api/contracts'
 import {
   CHANNEL_FORM_FIELDS,
   channelCreateInputSchema,
@@ -55,7 +55,7 @@ export function channelRoutes(context: AppContext): RouteDefinition[] {
     ...withSlashes({
       method: 'GET',
       url: '/api/channel/',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const sort = parseInput(channelSortQuerySchema, request.query)
         const rows = await listChannels(db, pageOf(request) * ITEMS_PER_PAGE, ITEMS_PER_PAGE, sort)
@@ -65,7 +65,7 @@ export function channelRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/channel/search',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const keyword = queryText(request, 'keyword')
         const sort = parseInput(channelSortQuerySchema, request.query)
@@ -83,26 +83,26 @@ export function channelRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/channel/models',
-      access: 10,
+      access: Role.Admin,
       handler: async () => ok(builtInModelCatalogue()),
     },
     {
       // The console caches this map of channel type -> default models.
       method: 'GET',
       url: '/api/models',
-      access: 1,
+      access: Role.Common,
       handler: async () => ok(defaultModelsByChannelType()),
     },
     ...withSlashes({
       method: 'GET',
       url: '/api/channel/:id',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => ok(await readView(idOf(request))),
     }),
     ...withSlashes({
       method: 'POST',
       url: '/api/channel/',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const input = parseInput(channelCreateInputSchema, request.body)
         const rows = prepareCreate(input, Math.floor(Date.now() / 1000))
@@ -113,7 +113,7 @@ export function channelRoutes(context: AppContext): RouteDefinition[] {
     ...withSlashes({
       method: 'PUT',
       url: '/api/channel/',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const input = parseInput(channelUpdateInputSchema, request.body)
         let patch: ChannelPatch
@@ -137,13 +137,13 @@ export function channelRoutes(context: AppContext): RouteDefinition[] {
     ...withSlashes({
       method: 'DELETE',
       url: '/api/channel/disabled',
-      access: 10,
+      access: Role.Admin,
       handler: async () => ok(await deleteDisabledChannels(context)),
     }),
     ...withSlashes({
       method: 'DELETE',
       url: '/api/channel/:id',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         await deleteChannelById(context, idOf(request))
         return ok()

@@ -9,7 +9,7 @@ describe('upstream error mapping', () => {
     expect(extractErrorFields(400, body({ error }))).toEqual(error)
   })
 
-  it('finds messages in the other common shapes (reference §2.9)', () => {
+  it('finds messages in the other common shapes', () => {
     const shapes = [
       { message: 'm1' },
       { msg: 'm1' },

@@ -1,7 +1,7 @@
 /**
  * Classifies upstream failures once, for the client (OpenAI error shape), the retry policy and the
- * channel auto-disable monitor. Message extraction follows one-api (reference §2.9); the disable
- * rules follow reference §2.6 without its over-broad bare "credit"/"balance" substrings.
+ * channel auto-disable monitor. Message extraction follows one-api; the disable
+ * rules follow one-api's, without its over-broad bare "credit"/"balance" substrings.
  * https://platform.openai.com/docs/guides/error-codes
  */
 import type { UpstreamError, UpstreamResponse } from '../adaptor.ts'
@@ -96,7 +96,7 @@ export function extractErrorFields(status: number, body: Buffer | string): Error
 const PHRASE_STATUSES = new Set([401, 402, 403, 429])
 
 /**
- * Whether the error says the channel's key or account is dead (reference §2.6): a 401, an error
+ * Whether the error says the channel's key or account is dead: a 401, an error
  * type or code that means so, or one of the phrases in an answer that speaks of the account. A
  * 403 alone does not: OpenAI also answers 403 for one model the key may not use.
  */

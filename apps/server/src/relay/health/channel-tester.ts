@@ -22,7 +22,7 @@ export interface ChannelTestResult {
 const TEST_TIMEOUT_MS = 60_000
 
 /**
- * Sends one small non-stream chat request through the channel's own adaptor (reference §5.8):
+ * Sends one small non-stream chat request through the channel's own adaptor:
  * the requested model if the channel lists it, else gpt-3.5-turbo if listed, else its first model.
  * Records response_time (0 when the test failed) and test_time and a test log (type 5); charges no
  * quota. What the upstream said is passed on without the channel's key (redact-key.ts).

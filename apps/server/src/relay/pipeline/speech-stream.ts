@@ -21,6 +21,8 @@ export class SpeechStream implements StreamSink {
   private upstreamRequestId: string | undefined
   private began = false
   private brokeOff: Error | undefined
+  /** The answer arrived whole: finish() ends it once its charge is stored. */
+  private answeredWhole = false
   private eventStream = false
   /** An event stream's bytes before its first whole event. */
   private pending: Buffer | undefined
@@ -105,7 +107,8 @@ export class SpeechStream implements StreamSink {
       this.pending = undefined
       if (!this.began) this.begin() // an empty answer, served as the upstream gave it
       if (pending) response.write(pending)
-      response.end()
+      // Ended by finish(), once the charge is stored.
+      this.answeredWhole = true
       return
     }
     // Audio cut short must not look complete: the connection is closed after the bytes already
@@ -127,7 +130,20 @@ export class SpeechStream implements StreamSink {
       ? this.transcriptionCharge(input)
       : chargeFor(input.cost, input.promptEstimate, undefined)
     // Audio relayed as it arrives is a stream in the log only when the client asked for events.
-    return { kind: 'served', charge, notes: this.notes, streamed: this.state.facts.stream }
+    return {
+      kind: 'served',
+      charge,
+      notes: this.notes,
+      streamed: this.state.facts.stream,
+      finish: () => this.finish(),
+    }
+  }
+
+  /** Ends a complete answer (a cut one was closed by end() already). */
+  private finish(): void {
+    const response = this.state.response
+    if (this.answeredWhole && !response.destroyed) response.end()
+    this.answeredWhole = false
   }
 
   /** A streamed transcription is billed by its `transcript.text.done` event, as the whole answer would be. */

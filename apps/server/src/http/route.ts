@@ -16,6 +16,8 @@ export interface RouteDefinition {
   access: AccessLevel
   /** Login, registration and verification routes get the stricter limit on top of the API one. */
   rateLimit?: 'critical'
+  /** A GET that changes something (rotating the access token, running channel tests). */
+  changesState?: true
   handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>
 }
 
@@ -27,6 +29,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     access?: AccessLevel
     rateLimit?: 'critical'
+    changesState?: true
   }
 }
 
@@ -45,7 +48,7 @@ export function registerRoutes(app: FastifyInstance, routes: RouteDefinition[]):
     app.route({
       method: route.method,
       url: route.url,
-      config: { access: route.access, rateLimit: route.rateLimit },
+      config: { access: route.access, rateLimit: route.rateLimit, changesState: route.changesState },
       handler: route.handler,
     })
   }

@@ -68,6 +68,7 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
       method: 'GET',
       url: '/api/user/token',
       access: 1,
+      changesState: true,
       handler: async (request) => {
         const user = currentUser(request)
         const accessToken = randomHex32()
@@ -79,6 +80,7 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
       method: 'GET',
       url: '/api/user/aff',
       access: 1,
+      changesState: true,
       handler: async (request) => {
         const user = currentUser(request)
         if (user.aff_code) return ok(user.aff_code)

@@ -78,9 +78,9 @@ function answerShuttingDown(request: IncomingMessage, response: ServerResponse):
 
 /** Builds the whole HTTP application without listening (tests inject or listen on port 0). */
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
-  // The relay's POST routes are served by a lean handler in front of Fastify (ARCHITECTURE §3a):
+  // The relay's POST routes are served by a lean handler in front of Fastify:
   // they are most of the traffic, and Fastify's routing, hooks and reply cost more than the
-  // gateway's own work there. Everything else goes through Fastify.
+  // gateway's own work there (docs/decisions/relay-front-door.md). Everything else goes through Fastify.
   let relayFront: RelayFront | undefined
   let closing = false
   const app = Fastify({

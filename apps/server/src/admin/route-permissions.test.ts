@@ -1,3 +1,4 @@
+import { Role } from '@one-api/contracts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RouteDefinition } from '../http/route.ts'
 import { ApiClient, registerAndLogin } from '../testing/http-client.ts'
@@ -13,10 +14,10 @@ import { managementRoutes } from './route-table.ts'
  * nothing real is changed.
  */
 const LEVELS = [
-  { name: 'anonymous', role: 0 },
-  { name: 'user', role: 1 },
-  { name: 'admin', role: 10 },
-  { name: 'root', role: 100 },
+  { name: 'anonymous', role: Role.Guest },
+  { name: 'user', role: Role.Common },
+  { name: 'admin', role: Role.Admin },
+  { name: 'root', role: Role.Root },
 ] as const
 const PERMISSION_MESSAGES = /Not signed in|Permission denied|Only the super administrator/
 
@@ -43,7 +44,7 @@ describe.each(testDialects())('route permissions on %s', (dialect) => {
     const admin = await registerAndLogin(server.baseUrl, 'permadmin')
     await server.context.db
       .updateTable('users')
-      .set({ role: 10 })
+      .set({ role: Role.Admin })
       .where('username', '=', 'permadmin')
       .execute()
     cookies.admin = cookieOf(admin)
@@ -79,7 +80,7 @@ describe.each(testDialects())('route permissions on %s', (dialect) => {
         const label = `${route.method} ${route.url} as ${level.name}: ${response.status} ${payload.message ?? ''}`
         const refusedForPermission =
           response.status === 200 && PERMISSION_MESSAGES.test(payload.message ?? '')
-        if (level.role === 0 && route.access > 0) {
+        if (level.role === Role.Guest && route.access > 0) {
           if (response.status !== 401) failures.push(`${label} (expected 401)`)
         } else if (level.role < route.access) {
           if (!refusedForPermission) failures.push(`${label} (expected a refusal for permission)`)

@@ -1,3 +1,4 @@
+import { Role } from '@one-api/contracts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient, outcome, REFUSED, registerAndLogin } from '../../testing/http-client.ts'
 import { ROOT_ACCESS_TOKEN, ROOT_PASSWORD, startTestApp, type TestApp } from '../../testing/test-app.ts'
@@ -175,11 +176,15 @@ describe.each(testDialects())('accounts on %s', (dialect) => {
     const admin = await registerAndLogin(server.baseUrl, 'demoted')
     await server.context.db
       .updateTable('users')
-      .set({ role: 100 })
+      .set({ role: Role.Root })
       .where('username', '=', 'demoted')
       .execute()
     expect((await admin.get('/api/option/')).status).toBe(200)
-    await server.context.db.updateTable('users').set({ role: 1 }).where('username', '=', 'demoted').execute()
+    await server.context.db
+      .updateTable('users')
+      .set({ role: Role.Common })
+      .where('username', '=', 'demoted')
+      .execute()
     expect(outcome(await admin.get('/api/option/'))).toEqual(REFUSED)
   })
 

@@ -219,4 +219,33 @@ describe.each(testDialects())('channel management on %s', (dialect) => {
     expect(defaults['36']).toEqual(['deepseek-chat', 'deepseek-reasoner'])
     expect(defaults['43']).toEqual([])
   })
+
+  it('sorts the list and the search by any of the eight columns, both ways, ties newest first', async () => {
+    const a = await create({ name: 'sort-a', priority: 5, type: 1 })
+    const b = await create({ name: 'sort-c', priority: 1, type: 50 })
+    const c = await create({ name: 'sort-b', priority: 5, type: 14 })
+    const ids = async (url: string) => (await root.get(url)).body.data.map((row: { id: number }) => row.id)
+    expect(await ids('/api/channel/?p=0')).toEqual([c, b, a])
+    expect(await ids('/api/channel/?p=0&sort=name&order=asc')).toEqual([a, c, b])
+    expect(await ids('/api/channel/?p=0&sort=name&order=desc')).toEqual([b, c, a])
+    expect(await ids('/api/channel/?p=0&sort=priority&order=desc')).toEqual([c, a, b])
+    expect(await ids('/api/channel/?p=0&sort=type&order=asc')).toEqual([a, c, b])
+    expect(await ids('/api/channel/search?keyword=sort&sort=priority&order=asc')).toEqual([b, c, a])
+    for (const sort of ['group', 'status', 'response_time', 'balance', 'id']) {
+      expect(await ids(`/api/channel/?p=0&sort=${sort}&order=asc`)).toHaveLength(3)
+    }
+    const bad = await root.get('/api/channel/?p=0&sort=key')
+    expect(bad.body).toMatchObject({ success: false })
+    expect(bad.body.message).toContain('sort must be one of id, name, group')
+    expect((await root.get('/api/channel/?order=up')).body).toMatchObject({ success: false })
+  })
+
+  it('lists the channel types the relay can serve', async () => {
+    const response = await root.get('/api/channel/supported_types')
+    expect(response.body.success).toBe(true)
+    const types: number[] = response.body.data
+    expect(types).toEqual(expect.arrayContaining([1, 50, 36]))
+    expect(types).not.toContain(0)
+    expect(types).toEqual([...types].sort((left, right) => left - right))
+  })
 })

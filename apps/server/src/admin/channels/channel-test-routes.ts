@@ -1,4 +1,4 @@
-import { ChannelStatus } from '@one-api/contracts'
+import { ChannelStatus, Role } from '@one-api/contracts'
 import type { FastifyReply } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
 import { findChannelById } from '../../db/repositories/channels-repository.ts'
@@ -10,7 +10,7 @@ import { applyTestResult, testChannel } from '../../relay/health/channel-tester.
 import { toRoutedChannel } from '../../relay/routing/routed-channel.ts'
 import type { ChannelTestRunner } from './channel-test-runner.ts'
 
-/** Channel test, test-all and balance (reference §5.8), admin only. */
+/** Channel test, test-all and balance, admin only. */
 export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner): RouteDefinition[] {
   const updateBalance = async (id: number) => {
     const row = await findChannelById(context.db, id)
@@ -27,7 +27,7 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
     {
       method: 'GET',
       url: '/api/channel/test/:id',
-      access: 10,
+      access: Role.Admin,
       changesState: true,
       handler: async (request) => {
         const row = await findChannelById(context.db, idOf(request))
@@ -41,7 +41,7 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
     {
       method: 'GET',
       url: '/api/channel/test',
-      access: 10,
+      access: Role.Admin,
       changesState: true,
       handler: async (request) => {
         const scope = (request.query as { scope?: string }).scope ?? 'all'
@@ -53,7 +53,7 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
     {
       method: 'GET',
       url: '/api/channel/update_balance/:id',
-      access: 10,
+      access: Role.Admin,
       changesState: true,
       handler: async (request, reply: FastifyReply) => {
         try {
@@ -76,7 +76,7 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
     {
       method: 'GET',
       url: '/api/channel/update_balance',
-      access: 10,
+      access: Role.Admin,
       changesState: true,
       handler: async () => {
         const rows = await context.db

@@ -1,3 +1,4 @@
+import { Role } from '@one-api/contracts'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ApiClient, outcome, REFUSED, registerAndLogin } from '../../testing/http-client.ts'
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../testing/test-app.ts'
@@ -158,7 +159,7 @@ describe.each(testDialects())('channel rules and permissions on %s', (dialect) =
     const admin = await registerAndLogin(server.baseUrl, 'channeladm')
     await server.context.db
       .updateTable('users')
-      .set({ role: 10 })
+      .set({ role: Role.Admin })
       .where('username', '=', 'channeladm')
       .execute()
     for (const [method, path, json] of calls) {

@@ -1,3 +1,4 @@
+import { Role } from '@one-api/contracts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { insertLogs, systemLog } from '../../db/repositories/logs-repository.ts'
 import { ApiClient, outcome, REFUSED, registerAndLogin } from '../../testing/http-client.ts'
@@ -20,7 +21,11 @@ describe.each(testDialects())('logs on %s', (dialect) => {
     alice = await registerAndLogin(server.baseUrl, 'alice')
     bob = await registerAndLogin(server.baseUrl, 'bob')
     admin = await registerAndLogin(server.baseUrl, 'admin1')
-    await server.context.db.updateTable('users').set({ role: 10 }).where('username', '=', 'admin1').execute()
+    await server.context.db
+      .updateTable('users')
+      .set({ role: Role.Admin })
+      .where('username', '=', 'admin1')
+      .execute()
     root = new ApiClient(server.baseUrl)
     await root.login('root', ROOT_PASSWORD)
     const ids = Object.fromEntries(
@@ -86,7 +91,7 @@ describe.each(testDialects())('logs on %s', (dialect) => {
     await server?.close()
   })
 
-  it('lists every log for an admin, newest first, ten per page, with the spec fields', async () => {
+  it("lists every log for an admin, newest first, ten per page, with one-api's fields", async () => {
     const first = (await admin.get('/api/log/?p=0')).body.data
     const second = (await admin.get('/api/log/?p=1')).body.data
     expect(first).toHaveLength(10)

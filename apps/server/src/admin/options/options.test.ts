@@ -67,7 +67,7 @@ describe.each(testDialects())('options on %s', (dialect) => {
     expect((await new ApiClient(server.baseUrl).get('/api/status')).body.data.system_name).toBe('My Gateway')
   })
 
-  it('refuses bad values with the spec messages and keeps the old value', async () => {
+  it("refuses bad values with one-api's messages and keeps the old value", async () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ key: 'ModelRatio', value: '{not json' }, /model ratio is not valid JSON/],
       [{ key: 'GroupRatio', value: '[1,2]' }, /group ratio is not valid JSON/],

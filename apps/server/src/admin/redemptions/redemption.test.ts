@@ -1,3 +1,4 @@
+import { Role } from '@one-api/contracts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient, outcome, REFUSED } from '../../testing/http-client.ts'
 import { startTestApp, type TestApp } from '../../testing/test-app.ts'
@@ -16,7 +17,7 @@ describe.each(testDialects())('redemption codes on %s', (dialect) => {
   beforeAll(async () => {
     server = await startTestApp(dialect)
     await signInAsRoot(server)
-    admin = await createSignedInUser(server, 'codeadmin', 10)
+    admin = await createSignedInUser(server, 'codeadmin', Role.Admin)
     member = await createSignedInUser(server, 'codemember')
   })
   afterAll(async () => {

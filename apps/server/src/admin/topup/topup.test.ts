@@ -1,3 +1,4 @@
+import { Role } from '@one-api/contracts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient, outcome, REFUSED } from '../../testing/http-client.ts'
 import { startTestApp, type TestApp } from '../../testing/test-app.ts'
@@ -20,7 +21,7 @@ describe.each(testDialects())('top-ups and redemption on %s', (dialect) => {
   beforeAll(async () => {
     server = await startTestApp(dialect)
     root = await signInAsRoot(server)
-    admin = await createSignedInUser(server, 'topadmin', 10)
+    admin = await createSignedInUser(server, 'topadmin', Role.Admin)
     member = await createSignedInUser(server, 'topmember')
     rival = await createSignedInUser(server, 'toprival')
   })
@@ -81,7 +82,7 @@ describe.each(testDialects())('top-ups and redemption on %s', (dialect) => {
   })
 
   it('lets only a higher role top up a user', async () => {
-    const peer = await createSignedInUser(server, 'toppeer', 10)
+    const peer = await createSignedInUser(server, 'toppeer', Role.Admin)
     const users = await snapshotTable(server, 'users')
     expect(outcome(await admin.client.post('/api/topup', { user_id: peer.id, quota: 10 }))).toEqual(REFUSED)
     expect(outcome(await admin.client.post('/api/topup', { user_id: admin.id, quota: 10 }))).toEqual(REFUSED)

@@ -1,3 +1,4 @@
+import { Role } from '@one-api/contracts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient, outcome, REFUSED } from '../../testing/http-client.ts'
 import { startTestApp, type TestApp } from '../../testing/test-app.ts'
@@ -19,7 +20,7 @@ describe.each(testDialects())('creating, editing and deleting users on %s', (dia
   beforeAll(async () => {
     server = await startTestApp(dialect)
     root = await signInAsRoot(server)
-    admin = await createSignedInUser(server, 'editadmin', 10)
+    admin = await createSignedInUser(server, 'editadmin', Role.Admin)
     member = await createSignedInUser(server, 'editmember')
   })
   afterAll(async () => {
@@ -206,7 +207,7 @@ describe.each(testDialects())('creating, editing and deleting users on %s', (dia
   })
 
   it('lets an administrator edit and delete only users of a lower role', async () => {
-    const peer = await createSignedInUser(server, 'editpeer', 10)
+    const peer = await createSignedInUser(server, 'editpeer', Role.Admin)
     const edit = (client: ApiClient, user: { id: number; username: string }) =>
       client.put('/api/user/', { id: user.id, username: user.username, group: 'default', quota: 1 })
     expect(outcome(await edit(admin.client, peer))).toEqual(REFUSED)

@@ -1,3 +1,4 @@
+import { Role } from '@one-api/contracts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient, outcome, REFUSED } from '../../testing/http-client.ts'
 import { startTestApp, type TestApp } from '../../testing/test-app.ts'
@@ -12,7 +13,7 @@ describe.each(testDialects())('user lists and search on %s', (dialect) => {
   beforeAll(async () => {
     server = await startTestApp(dialect, { TRUST_PROXY: 'true' })
     root = await signInAsRoot(server)
-    admin = await createSignedInUser(server, 'listadmin', 10)
+    admin = await createSignedInUser(server, 'listadmin', Role.Admin)
     member = await createSignedInUser(server, 'listmember')
   })
   afterAll(async () => {
@@ -135,7 +136,7 @@ describe.each(testDialects())('user lists and search on %s', (dialect) => {
     expect(view.body.data).toMatchObject({ id: member.id, username: 'listmember', role: 1 })
     expect(view.body.data).not.toHaveProperty('password')
     expect(view.body.data).not.toHaveProperty('access_token')
-    const peer = await createSignedInUser(server, 'listpeer', 10)
+    const peer = await createSignedInUser(server, 'listpeer', Role.Admin)
     expect(outcome(await admin.client.get(`/api/user/${peer.id}`))).toEqual(REFUSED)
     expect(outcome(await admin.client.get(`/api/user/${admin.id}`))).toEqual(REFUSED)
     expect(outcome(await admin.client.get('/api/user/1'))).toEqual(REFUSED)

@@ -1,3 +1,4 @@
+import { Role } from '@one-api/contracts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient, outcome, REFUSED } from '../../testing/http-client.ts'
 import { startTestApp, type TestApp } from '../../testing/test-app.ts'
@@ -17,7 +18,7 @@ describe.each(testDialects())('managing users on %s', (dialect) => {
   beforeAll(async () => {
     server = await startTestApp(dialect)
     root = await signInAsRoot(server)
-    admin = await createSignedInUser(server, 'mgradmin', 10)
+    admin = await createSignedInUser(server, 'mgradmin', Role.Admin)
   })
   afterAll(async () => {
     await server?.close()
@@ -77,7 +78,7 @@ describe.each(testDialects())('managing users on %s', (dialect) => {
   })
 
   it('keeps an administrator away from their peers and themselves', async () => {
-    const peer = await createSignedInUser(server, 'mgrpeer', 10)
+    const peer = await createSignedInUser(server, 'mgrpeer', Role.Admin)
     for (const action of ['disable', 'delete', 'enable', 'demote']) {
       const response = await manage(admin.client, 'mgrpeer', action)
       expect(outcome(response), action).toEqual(REFUSED)

@@ -1,4 +1,4 @@
-import { formatQuota, LogType } from '@one-api/contracts'
+import { formatQuota, LogType, Role } from '@one-api/contracts'
 import {
   createUserInputSchema,
   manageUserInputSchema,
@@ -33,7 +33,7 @@ export function userWriteRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'POST',
       url: '/api/user/',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const input = parseInput(createUserInputSchema, request.body)
         // Always a normal user: promotion is a separate, root-only step.
@@ -49,7 +49,7 @@ export function userWriteRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'PUT',
       url: '/api/user/',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const actor = currentUser(request)
         const input = parseInput(updateUserInputSchema, request.body)
@@ -110,7 +110,7 @@ export function userWriteRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'DELETE',
       url: '/api/user/:id',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const target = await findLiveUser(context, { id: idOf(request) })
         assertOutranks(currentUser(request), target)
@@ -121,7 +121,7 @@ export function userWriteRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'POST',
       url: '/api/user/manage',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const input = parseInput(manageUserInputSchema, request.body)
         return ok(await manageUser(context, currentUser(request), input))

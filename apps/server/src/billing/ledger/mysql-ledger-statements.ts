@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction, type UpdateObject } from 'kysely'
 import type { MainSchema } from '../../db/schema.ts'
-import type { Guarded, PairSettlement } from './server-ledger-writes.ts'
+import type { Guarded, PairSettlement } from './server-ledger-types.ts'
 import type { ReservationOutcome } from './sqlite-ledger-statements.ts'
 
 /**

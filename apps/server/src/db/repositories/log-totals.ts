@@ -1,7 +1,6 @@
 import { LogType } from '@one-api/contracts'
 import { type Kysely, MysqlAdapter, SqliteAdapter, sql, type Transaction } from 'kysely'
-import type { LogSchema, LogsTable } from '../schema.ts'
-import type { NewLog } from './logs-repository.ts'
+import type { LogSchema, LogsTable, NewLog } from '../schema.ts'
 
 /**
  * Pre-aggregated consume-log totals, one row per UTC day, so the quota sum of the log page

@@ -2,9 +2,11 @@ import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS, Role } from '@one-api/contracts'
 import {
   CHANNEL_FORM_FIELDS,
   channelCreateInputSchema,
+  channelSortQuerySchema,
   channelUpdateInputSchema,
 } from '@one-api/contracts/channel'
 import { builtInModelCatalogue, defaultModelsByChannelType } from '@one-api/contracts/model-catalogue'
+import { supportedChannelTypes } from '@one-api/providers'
 import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
 import {
@@ -55,7 +57,8 @@ export function channelRoutes(context: AppContext): RouteDefinition[] {
       url: '/api/channel/',
       access: Role.Admin,
       handler: async (request) => {
-        const rows = await listChannels(db, pageOf(request) * ITEMS_PER_PAGE, ITEMS_PER_PAGE)
+        const sort = parseInput(channelSortQuerySchema, request.query)
+        const rows = await listChannels(db, pageOf(request) * ITEMS_PER_PAGE, ITEMS_PER_PAGE, sort)
         return ok(rows.map(toChannelView))
       },
     }),
@@ -65,9 +68,17 @@ export function channelRoutes(context: AppContext): RouteDefinition[] {
       access: Role.Admin,
       handler: async (request) => {
         const keyword = queryText(request, 'keyword')
-        const rows = await searchChannels(db, keyword, MAX_RECENT_ITEMS)
+        const sort = parseInput(channelSortQuerySchema, request.query)
+        const rows = await searchChannels(db, keyword, MAX_RECENT_ITEMS, sort)
         return ok(rows.map(toChannelView))
       },
+    },
+    {
+      // The channel types the relay can serve today, so the console can flag channels it cannot.
+      method: 'GET',
+      url: '/api/channel/supported_types',
+      access: 10,
+      handler: async () => ok(supportedChannelTypes()),
     },
     {
       method: 'GET',

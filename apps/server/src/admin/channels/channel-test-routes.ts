@@ -59,9 +59,11 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTests): Ro
           if (error instanceof UnsupportedBalance)
             return reply.send({ success: false, message: 'not supported', balance: 0 })
           if (error instanceof Error && !('status' in error)) {
-            return reply
-              .code(502)
-              .send({ success: false, message: `balance query failed: ${error.message}`, balance: 0 })
+            return reply.send({
+              success: false,
+              message: `balance query failed: ${error.message}`,
+              balance: 0,
+            })
           }
           throw error
         }

@@ -1,3 +1,5 @@
+import type { NewLog } from '../../db/schema.ts'
+
 /* The types shared by the ledger's PostgreSQL and MySQL writes and their statements. */
 
 /** A token and user pair's settlements summed: what one write applies for all of them. */
@@ -10,6 +12,8 @@ export interface PairSettlement {
   requests: number
   /** What each channel earned, by channel id (channels with nothing earned left out). */
   channels: Map<number, number>
+  /** The requests' consume logs: stored in the same transaction as their charges. */
+  logs: NewLog[]
 }
 
 /**

@@ -94,13 +94,10 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
       let response: Awaited<ReturnType<typeof services.upstream.send>>
       const callStartedAfter = seconds()
       try {
-        response = await services.upstream.send({
-          url: target,
-          method: request.method as 'POST',
-          headers,
-          body,
-          signal: cancel.signal,
-        })
+        response = await services.upstream.send(
+          { url: target, method: request.method, headers, body, signal: cancel.signal },
+          { whole: false },
+        )
       } catch {
         await services.ledger.refund(reserved.reservation)
         // The channel was tried: counted under it, as the relay counts a failed request.
@@ -117,16 +114,14 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
       for (const [name, value] of Object.entries(response.headers)) {
         if (keepsResponseHeader(name) && value !== undefined) reply.header(name, value)
       }
-      // Logged and measured once the client has the whole answer (or left): a long stream's time
-      // is the stream's, not the wait for its headers. Listened for before the charge is stored,
-      // which a client may not wait for: its log was lost, though it was charged.
+      // Charged, logged and measured once the client has the whole answer (or left): a long
+      // stream's time is the stream's, not the wait for its headers. The charge and its log are
+      // stored together (Ledger.settle).
       const closedAfter = new Promise<number>((resolve) => reply.raw.once('close', () => resolve(seconds())))
-      await services.ledger.settle(reserved.reservation, quota, channel.id)
       const contentType = String(response.headers['content-type'] ?? '')
       void closedAfter.then((total) => {
-        if (context.options.boolean('LogConsumeEnabled')) {
-          services.logWriter.write(
-            systemLog({
+        const log = context.options.boolean('LogConsumeEnabled')
+          ? systemLog({
               user_id: caller.user.id,
               type: LogType.consume,
               content: `proxy ${request.method} ${request.url.replace(PREFIX, '')} -> ${response.statusCode}`,
@@ -139,9 +134,12 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
               elapsed_time: Math.round(total * 1000),
               ip: request.ip,
               is_stream: contentType.includes('text/event-stream'),
-            }),
-          )
-        }
+            })
+          : undefined
+        services.ledger.settle(reserved.reservation, quota, channel.id, log).catch((error: unknown) => {
+          request.log.error({ err: error, reqId: request.id }, 'the ledger failed storing a proxy charge')
+          if (log) services.logWriter.write(log)
+        })
         // The target's time: everything after the gateway's own work before the call.
         services.metrics.recordRequest(
           String(channel.id),

@@ -1,6 +1,6 @@
 import { isOptionKey, OPTION_DEFINITIONS, OPTION_KEYS, type OptionKey } from '@one-api/contracts'
 import type { Kysely } from 'kysely'
-import type { Dialect } from '../db/database.ts'
+import type { Dialect } from '../db/dialect.ts'
 import { readAllOptions, readOption, writeOption } from '../db/repositories/options-repository.ts'
 import type { MainSchema } from '../db/schema.ts'
 import { BusTopic } from '../platform/bus-topics.ts'

@@ -1,6 +1,6 @@
 import { ChannelStatus, Role } from '@one-api/contracts'
 import type { FastifyReply } from 'fastify'
-import type { AppContext } from '../../app-context.ts'
+import type { AppContext, ChannelTests } from '../../app-context.ts'
 import { findChannelById } from '../../db/repositories/channels-repository.ts'
 import { badRequest, notFound } from '../../http/errors.ts'
 import { idOf } from '../../http/request-params.ts'
@@ -8,10 +8,9 @@ import { ok, type RouteDefinition } from '../../http/route.ts'
 import { fetchBalance, UnsupportedBalance } from '../../relay/health/balance.ts'
 import { applyTestResult, testChannel } from '../../relay/health/channel-tester.ts'
 import { toRoutedChannel } from '../../relay/routing/routed-channel.ts'
-import type { ChannelTestRunner } from './channel-test-runner.ts'
 
 /** Channel test, test-all and balance, admin only. */
-export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner): RouteDefinition[] {
+export function channelTestRoutes(context: AppContext, runner: ChannelTests): RouteDefinition[] {
   const updateBalance = async (id: number) => {
     const row = await findChannelById(context.db, id)
     if (!row) throw notFound('channel not found')

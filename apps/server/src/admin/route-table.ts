@@ -1,5 +1,6 @@
 import pino from 'pino'
 import type { AppContext } from '../app-context.ts'
+import { sessionRoutes } from '../auth/session-routes.ts'
 import type { RouteDefinition } from '../http/route.ts'
 import { accountRoutes } from './account/account-routes.ts'
 import { selfRoutes } from './account/self-routes.ts'
@@ -27,6 +28,7 @@ export function managementRoutes(context: AppContext): RouteDefinition[] {
     ...selfRoutes(context),
     ...optionRoutes(context),
     ...userRoutes(context),
+    ...sessionRoutes(context),
     ...tokenRoutes(context),
     ...channelRoutes(context),
     ...channelTestRoutes(context, context.channelTests ?? new ChannelTestRunner(context, silentLogger)),

@@ -9,7 +9,7 @@ import { SESSION_COOKIE } from './session-cookie.ts'
 /**
  * Resolves the caller from the session cookie, else from `Authorization: <access token>`, and
  * checks the route's level. The user row is read on every request, so disabling, deleting or
- * demoting a user takes effect on the very next request on every node.
+ * demoting a user, or ending their sessions, takes effect on the very next request on every node.
  */
 export async function authenticate(
   context: AppContext,
@@ -19,6 +19,8 @@ export async function authenticate(
 ) {
   const session = context.sessions.open(request.cookies[SESSION_COOKIE])
   let user = session ? await findUserById(context.db, session.userId) : undefined
+  // A session issued before the user signed out, changed the password or was banned is over.
+  if (user && session && (session.version ?? 0) !== Number(user.session_version ?? 0)) user = undefined
   if (!user) {
     const header = request.headers.authorization
     const accessToken = header?.replace(/^Bearer\s+/i, '').trim()

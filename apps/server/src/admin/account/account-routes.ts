@@ -1,9 +1,15 @@
 import { loginInputSchema, registerInputSchema, UserStatus } from '@one-api/contracts'
 import type { AppContext } from '../../app-context.ts'
 import { verifyPassword } from '../../auth/password.ts'
-import { SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from '../../auth/session-cookie.ts'
+import { SESSION_COOKIE } from '../../auth/session-cookie.ts'
+import { clearSessionCookie, signIn } from '../../auth/sign-in.ts'
 import { checkTurnstile } from '../../auth/turnstile.ts'
-import { findUserByEmail, findUserById, findUserByUsername } from '../../db/repositories/users-repository.ts'
+import {
+  endUserSessions,
+  findUserByEmail,
+  findUserById,
+  findUserByUsername,
+} from '../../db/repositories/users-repository.ts'
 import { AppError, badRequest, forbidden } from '../../http/errors.ts'
 import { ok, type RouteDefinition } from '../../http/route.ts'
 import { parseInput } from '../../http/validate.ts'
@@ -35,19 +41,7 @@ export function accountRoutes(context: AppContext): RouteDefinition[] {
         ) {
           throw new AppError('invalid_credentials', BAD_CREDENTIALS)
         }
-        const now = Math.floor(Date.now() / 1000)
-        await db
-          .updateTable('users')
-          .set({ last_login_ip: request.ip, last_login_time: now })
-          .where('id', '=', user.id)
-          .execute()
-        reply.setCookie(SESSION_COOKIE, sessions.seal({ userId: user.id, issuedAt: now }), {
-          path: '/',
-          httpOnly: true,
-          sameSite: 'lax',
-          secure: request.protocol === 'https',
-          maxAge: SESSION_MAX_AGE_SECONDS,
-        })
+        await signIn(context, request, reply, user)
         return ok(toSessionUser(user))
       },
     },
@@ -55,8 +49,15 @@ export function accountRoutes(context: AppContext): RouteDefinition[] {
       method: 'GET',
       url: '/api/user/logout',
       access: 0,
-      handler: async (_request, reply) => {
-        reply.clearCookie(SESSION_COOKIE, { path: '/' })
+      handler: async (request, reply) => {
+        // Signing out ends every session of the user, on every device, not only this cookie.
+        // A cookie that is already over changes nothing.
+        const session = sessions.open(request.cookies[SESSION_COOKIE])
+        const user = session ? await findUserById(db, session.userId) : undefined
+        if (session && user && (session.version ?? 0) === Number(user.session_version ?? 0)) {
+          await endUserSessions(db, user.id)
+        }
+        clearSessionCookie(reply)
         return ok()
       },
     },

@@ -1,5 +1,6 @@
 import pino from 'pino'
 import type { AppContext } from '../app-context.ts'
+import { emailRoutes } from '../auth/email-routes.ts'
 import { sessionRoutes } from '../auth/session-routes.ts'
 import type { RouteDefinition } from '../http/route.ts'
 import { accountRoutes } from './account/account-routes.ts'
@@ -25,6 +26,7 @@ export function managementRoutes(context: AppContext): RouteDefinition[] {
   return [
     ...statusRoutes(context),
     ...accountRoutes(context),
+    ...emailRoutes(context),
     ...selfRoutes(context),
     ...optionRoutes(context),
     ...userRoutes(context),

@@ -1,5 +1,7 @@
-import { loginInputSchema, registerInputSchema, UserStatus } from '@one-api/contracts'
+import { loginInputSchema, type RegisterInput, registerInputSchema, UserStatus } from '@one-api/contracts'
 import type { AppContext } from '../../app-context.ts'
+import { assertEmailDomainAllowed, parseEmail } from '../../auth/email-address.ts'
+import { consumeMailCode } from '../../auth/mail-codes.ts'
 import { verifyPassword } from '../../auth/password.ts'
 import { SESSION_COOKIE } from '../../auth/session-cookie.ts'
 import { clearSessionCookie, signIn } from '../../auth/sign-in.ts'
@@ -10,7 +12,7 @@ import {
   findUserById,
   findUserByUsername,
 } from '../../db/repositories/users-repository.ts'
-import { AppError, badRequest, forbidden } from '../../http/errors.ts'
+import { AppError, badRequest, conflict, forbidden } from '../../http/errors.ts'
 import { ok, type RouteDefinition } from '../../http/route.ts'
 import { parseInput } from '../../http/validate.ts'
 import { createUser } from './create-user.ts'
@@ -75,15 +77,14 @@ export function accountRoutes(context: AppContext): RouteDefinition[] {
         }
         const input = parseInput(registerInputSchema, request.body)
         await checkTurnstile(context, request)
+        let email: string | undefined
         if (options.boolean('EmailVerificationEnabled')) {
-          // Email codes are sent by the verification flow, which is not part of this release yet.
-          throw badRequest(
-            'Email verification is enabled, but sending verification codes is not supported yet',
-          )
+          email = await consumeRegistrationCode(context, input)
         }
         const id = await createUser(context, {
           username: input.username,
           password: input.password,
+          email,
           inviterAffCode: input.aff_code || undefined,
         })
         const user = await findUserById(db, id)
@@ -91,4 +92,24 @@ export function accountRoutes(context: AppContext): RouteDefinition[] {
       },
     },
   ]
+}
+
+/**
+ * With EmailVerificationEnabled, registration needs the address and the code mailed to it by
+ * /api/verification. The code is used up only once everything else is known to be acceptable.
+ */
+async function consumeRegistrationCode(context: AppContext, input: RegisterInput): Promise<string> {
+  if (!input.email || !input.verification_code) {
+    throw badRequest('Email verification is enabled: enter your email address and the code mailed to it')
+  }
+  const email = parseEmail(input.email)
+  assertEmailDomainAllowed(context.options, email)
+  if (await findUserByUsername(context.db, input.username)) throw conflict('This username is already taken')
+  if (await findUserByEmail(context.db, email)) {
+    throw conflict('This email address is already used by another account')
+  }
+  if (!(await consumeMailCode(context, 'email-verification', email, input.verification_code))) {
+    throw badRequest('The verification code is wrong or has expired')
+  }
+  return email
 }

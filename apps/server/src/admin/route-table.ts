@@ -1,6 +1,7 @@
 import pino from 'pino'
 import type { AppContext } from '../app-context.ts'
 import { emailRoutes } from '../auth/email-routes.ts'
+import { oauthRoutes } from '../auth/oauth-routes.ts'
 import { sessionRoutes } from '../auth/session-routes.ts'
 import type { RouteDefinition } from '../http/route.ts'
 import { accountRoutes } from './account/account-routes.ts'
@@ -27,6 +28,7 @@ export function managementRoutes(context: AppContext): RouteDefinition[] {
     ...statusRoutes(context),
     ...accountRoutes(context),
     ...emailRoutes(context),
+    ...oauthRoutes(context),
     ...selfRoutes(context),
     ...optionRoutes(context),
     ...userRoutes(context),

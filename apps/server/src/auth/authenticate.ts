@@ -18,9 +18,7 @@ export async function authenticate(
   access: AccessLevel,
 ) {
   const session = context.sessions.open(request.cookies[SESSION_COOKIE])
-  let user = session ? await findUserById(context.db, session.userId) : undefined
-  // A session issued before the user signed out, changed the password or was banned is over.
-  if (user && session && (session.version ?? 0) !== Number(user.session_version ?? 0)) user = undefined
+  let user = session ? await sessionUser(context, request) : undefined
   if (!user) {
     const header = request.headers.authorization
     const accessToken = header?.replace(/^Bearer\s+/i, '').trim()
@@ -46,4 +44,16 @@ export async function authenticate(
     )
   }
   request.user = normalizeUser(user)
+}
+
+/**
+ * The user of the request's session cookie, if the session is still current: a session issued
+ * before the user signed out, changed the password or was banned is over. Status is not checked.
+ */
+export async function sessionUser(context: AppContext, request: FastifyRequest) {
+  const session = context.sessions.open(request.cookies[SESSION_COOKIE])
+  if (!session) return undefined
+  const user = await findUserById(context.db, session.userId)
+  if (!user || (session.version ?? 0) !== Number(user.session_version ?? 0)) return undefined
+  return user
 }

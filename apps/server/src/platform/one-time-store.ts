@@ -10,6 +10,8 @@ export interface OneTimeStore {
   put(key: string, value: string, ttlSeconds: number): Promise<void>
   /** Deletes the entry and answers true when it exists, is not expired and equals `expected`. */
   consume(key: string, expected: string): Promise<boolean>
+  /** Deletes the entry and returns its value when it exists and is not expired. */
+  take(key: string): Promise<string | undefined>
   close(): Promise<void>
 }
 
@@ -39,6 +41,12 @@ export class MemoryOneTimeStore implements OneTimeStore {
     return true
   }
 
+  async take(key: string): Promise<string | undefined> {
+    const entry = this.entries.get(key)
+    this.entries.delete(key)
+    return entry && entry.expiresAt > Date.now() ? entry.value : undefined
+  }
+
   private sweep(): void {
     const now = Date.now()
     for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key)
@@ -55,6 +63,12 @@ const CONSUME_SCRIPT = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end
 return 0`
 
+// GET and DEL in one step (GETDEL needs Redis 6.2).
+const TAKE_SCRIPT = `
+local value = redis.call('GET', KEYS[1])
+if value then redis.call('DEL', KEYS[1]) end
+return value`
+
 export class RedisOneTimeStore implements OneTimeStore {
   constructor(private readonly redis: Redis) {}
 
@@ -64,6 +78,11 @@ export class RedisOneTimeStore implements OneTimeStore {
 
   async consume(key: string, expected: string): Promise<boolean> {
     return (await this.redis.eval(CONSUME_SCRIPT, 1, `oneTime:${key}`, expected)) === 1
+  }
+
+  async take(key: string): Promise<string | undefined> {
+    const value = await this.redis.eval(TAKE_SCRIPT, 1, `oneTime:${key}`)
+    return typeof value === 'string' ? value : undefined
   }
 
   async close(): Promise<void> {}

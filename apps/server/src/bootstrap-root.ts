@@ -17,7 +17,7 @@ export async function ensureRootUser(context: AppContext, logger: FastifyBaseLog
   const password = config.INITIAL_ROOT_PASSWORD ?? generatePassword()
   let id: number
   try {
-    id = await createUser(context, { username: 'root', password, displayName: 'Root User', role: Role.root })
+    id = await createUser(context, { username: 'root', password, displayName: 'Root User', role: Role.Root })
   } catch (error) {
     // Another node starting at the same moment created it first.
     if ((await countUsers(db)) > 0) return

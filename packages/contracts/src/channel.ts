@@ -224,3 +224,26 @@ export interface ChannelView {
   config: string
   system_prompt: string
 }
+
+/** Columns the channel list may be sorted by (`sort`), each ascending or descending (`order`). */
+export const CHANNEL_SORT_KEYS = [
+  'id',
+  'name',
+  'group',
+  'type',
+  'status',
+  'response_time',
+  'balance',
+  'priority',
+] as const
+export type ChannelSortKey = (typeof CHANNEL_SORT_KEYS)[number]
+export type SortOrder = 'asc' | 'desc'
+
+/** `GET /api/channel/` and `/api/channel/search`: `sort` and `order`; absent means newest first. */
+export const channelSortQuerySchema = z.object({
+  sort: z
+    .enum(CHANNEL_SORT_KEYS, { error: `sort must be one of ${CHANNEL_SORT_KEYS.join(', ')}` })
+    .default('id'),
+  order: z.enum(['asc', 'desc'], { error: "order must be 'asc' or 'desc'" }).default('desc'),
+})
+export type ChannelSort = z.infer<typeof channelSortQuerySchema>

@@ -1,4 +1,4 @@
-import { UserStatus } from '@one-api/contracts'
+import { Role, UserStatus } from '@one-api/contracts'
 import { z } from 'zod'
 import type { AppContext } from '../app-context.ts'
 import { findUserByEmail, updateUserFields } from '../db/repositories/users-repository.ts'
@@ -30,7 +30,7 @@ export function emailRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/verification',
-      access: 0,
+      access: Role.Guest,
       rateLimit: 'critical',
       handler: async (request) => {
         await checkTurnstile(context, request)
@@ -47,7 +47,7 @@ export function emailRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/oauth/email/bind',
-      access: 1,
+      access: Role.Common,
       rateLimit: 'critical',
       handler: async (request) => {
         const user = currentUser(request)
@@ -65,7 +65,7 @@ export function emailRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/reset_password',
-      access: 0,
+      access: Role.Guest,
       rateLimit: 'critical',
       handler: async (request) => {
         await checkTurnstile(context, request)
@@ -85,7 +85,7 @@ export function emailRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'POST',
       url: '/api/user/reset',
-      access: 0,
+      access: Role.Guest,
       rateLimit: 'critical',
       handler: async (request) => {
         const input = parseInput(resetInputSchema, request.body)

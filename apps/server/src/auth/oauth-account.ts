@@ -85,7 +85,7 @@ async function registerExternalUser(context: AppContext, identity: ExternalIdent
     password: randomString(20),
     displayName: (identity.displayName || `${identity.provider} User`).slice(0, MAX_DISPLAY_NAME),
     email: emailFree ? email : undefined,
-    role: Role.user,
+    role: Role.Common,
   })
   await updateUserFields(context.db, id, { [identity.column]: identity.subject })
   const user = await findUserById(context.db, id)

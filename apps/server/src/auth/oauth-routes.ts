@@ -1,3 +1,4 @@
+import { Role } from '@one-api/contracts'
 import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../app-context.ts'
 import { updateUserFields } from '../db/repositories/users-repository.ts'
@@ -32,7 +33,7 @@ export function oauthRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/oauth/state',
-      access: 0,
+      access: Role.Guest,
       rateLimit: 'critical',
       handler: async (request, reply) => {
         const issued = await issueOAuthState(context, request, reply)
@@ -50,7 +51,7 @@ export function oauthRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/oauth/github',
-      access: 0,
+      access: Role.Guest,
       rateLimit: 'critical',
       handler: async (request, reply) => {
         if (!options.boolean('GitHubOAuthEnabled')) {
@@ -64,7 +65,7 @@ export function oauthRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/oauth/lark',
-      access: 0,
+      access: Role.Guest,
       rateLimit: 'critical',
       handler: async (request, reply) => {
         if (!options.get('LarkClientId')) {
@@ -78,7 +79,7 @@ export function oauthRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/oauth/oidc',
-      access: 0,
+      access: Role.Guest,
       rateLimit: 'critical',
       handler: async (request, reply) => {
         if (!options.boolean('OidcEnabled')) {
@@ -92,7 +93,7 @@ export function oauthRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/oauth/wechat',
-      access: 0,
+      access: Role.Guest,
       rateLimit: 'critical',
       handler: async (request, reply) => {
         if (!options.boolean('WeChatAuthEnabled')) {
@@ -105,7 +106,7 @@ export function oauthRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/oauth/wechat/bind',
-      access: 1,
+      access: Role.Common,
       rateLimit: 'critical',
       handler: async (request) => {
         if (!options.boolean('WeChatAuthEnabled')) {

@@ -1,3 +1,4 @@
+import { Role } from '@one-api/contracts'
 import { announceUserChange, assertOutranks, findLiveUser } from '../admin/users/user-access.ts'
 import type { AppContext } from '../app-context.ts'
 import { endUserSessions } from '../db/repositories/users-repository.ts'
@@ -14,7 +15,7 @@ export function sessionRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'POST',
       url: '/api/user/:id/sessions/revoke',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const id = Number((request.params as { id: string }).id)
         if (!Number.isSafeInteger(id) || id <= 0) throw badRequest('The user id must be a positive integer')

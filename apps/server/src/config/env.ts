@@ -39,6 +39,11 @@ const envSchema = z.object({
     .optional(),
   RELAY_TIMEOUT: integerVar(0).default(0),
   RELAY_PROXY: z.url('must be a URL').optional(),
+  // The most an upstream answer read whole into memory may hold (a non-stream answer, an error);
+  // past it the call fails with a 502 and nothing is billed. 64 MiB unless set.
+  RELAY_MAX_RESPONSE_BYTES: integerVar(1024).default(64 * 1024 * 1024),
+  // The most a streamed answer may last, in seconds; it is cut then. 0 (the default): no limit.
+  RELAY_MAX_STREAM_SECONDS: integerVar(0).default(0),
   GLOBAL_API_RATE_LIMIT: integerVar(0).default(480),
   GLOBAL_WEB_RATE_LIMIT: integerVar(0).default(240),
   CRITICAL_RATE_LIMIT: integerVar(0).default(20),
@@ -68,6 +73,9 @@ const envSchema = z.object({
   LARK_OPEN_API_URL: z.url('must be a URL').default('https://open.feishu.cn'),
   LARK_PASSPORT_URL: z.url('must be a URL').default('https://passport.feishu.cn'),
   SHUTDOWN_TIMEOUT: integerVar(0).default(10),
+  // Seconds after which a node that stopped writing its heartbeat counts as dead and the quota it
+  // held for requests in flight is given back.
+  QUOTA_HOLD_TIMEOUT: integerVar(1).default(300),
   WEB_DIST_PATH: z.string().optional(),
   // When set, GET /metrics answers only requests with Authorization: Bearer <METRICS_TOKEN>.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),

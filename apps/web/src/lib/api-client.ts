@@ -1,5 +1,5 @@
 import type { Envelope } from '@one-api/contracts'
-import { i18n } from '../i18n/i18n.ts'
+import { i18n } from '@/i18n/i18n.ts'
 import { navigateTo } from './navigation.ts'
 import { notifyError, notifyInfo } from './notify.ts'
 import { clearStoredUser } from './user-store.ts'

@@ -1,4 +1,4 @@
-import { i18n } from '../i18n/i18n.ts'
+import { i18n } from '@/i18n/i18n.ts'
 import { notifySuccess, notifyWarning } from './notify.ts'
 
 /** Copies text and says so; when the browser refuses, asks the user to copy by hand. */

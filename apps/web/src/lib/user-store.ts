@@ -64,9 +64,9 @@ export function useStoredUser(): SessionUser | undefined {
 }
 
 export function isAdmin(user: SessionUser | undefined): boolean {
-  return (user?.role ?? Role.guest) >= Role.admin
+  return (user?.role ?? Role.Guest) >= Role.Admin
 }
 
 export function isRoot(user: SessionUser | undefined): boolean {
-  return (user?.role ?? Role.guest) >= Role.root
+  return (user?.role ?? Role.Guest) >= Role.Root
 }

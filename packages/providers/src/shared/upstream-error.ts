@@ -208,6 +208,18 @@ const TIMEOUT_CODES = new Set([
  */
 export function transportError(cause: unknown): UpstreamError {
   const code = isRecord(cause) && typeof cause.code === 'string' ? cause.code : undefined
+  if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
+    // Another channel may answer within the cap (RELAY_MAX_RESPONSE_BYTES).
+    return localError(
+      502,
+      'upstream_response_too_large',
+      'the upstream answer is larger than this gateway accepts',
+      {
+        retryable: true,
+        type: 'upstream_error',
+      },
+    )
+  }
   const name = isRecord(cause) && typeof cause.name === 'string' ? cause.name : undefined
   const timedOut = (code !== undefined && TIMEOUT_CODES.has(code)) || name === 'TimeoutError'
   const message = timedOut

@@ -1,4 +1,10 @@
-import { loginInputSchema, type RegisterInput, registerInputSchema, UserStatus } from '@one-api/contracts'
+import {
+  loginInputSchema,
+  type RegisterInput,
+  Role,
+  registerInputSchema,
+  UserStatus,
+} from '@one-api/contracts'
 import type { AppContext } from '../../app-context.ts'
 import { assertEmailDomainAllowed, parseEmail } from '../../auth/email-address.ts'
 import { consumeMailCode } from '../../auth/mail-codes.ts'
@@ -27,7 +33,7 @@ export function accountRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'POST',
       url: '/api/user/login',
-      access: 0,
+      access: Role.Guest,
       rateLimit: 'critical',
       handler: async (request, reply) => {
         if (!options.boolean('PasswordLoginEnabled')) {
@@ -50,7 +56,7 @@ export function accountRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/user/logout',
-      access: 0,
+      access: Role.Guest,
       handler: async (request, reply) => {
         // Signing out ends every session of the user, on every device, not only this cookie.
         // A cookie that is already over changes nothing.
@@ -66,7 +72,7 @@ export function accountRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'POST',
       url: '/api/user/register',
-      access: 0,
+      access: Role.Guest,
       rateLimit: 'critical',
       handler: async (request) => {
         if (!options.boolean('RegisterEnabled')) {

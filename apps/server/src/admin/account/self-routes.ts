@@ -23,13 +23,13 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/user/self',
-      access: 1,
+      access: Role.Common,
       handler: async (request) => ok(toUserView(currentUser(request))),
     },
     {
       method: 'PUT',
       url: '/api/user/self',
-      access: 1,
+      access: Role.Common,
       handler: async (request, reply) => {
         const user = currentUser(request)
         const input = parseInput(updateSelfInputSchema, request.body)
@@ -52,10 +52,10 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'DELETE',
       url: '/api/user/self',
-      access: 1,
+      access: Role.Common,
       handler: async (request, reply) => {
         const user = currentUser(request)
-        if (user.role >= Role.root) throw forbidden('The super administrator account cannot be deleted')
+        if (user.role >= Role.Root) throw forbidden('The super administrator account cannot be deleted')
         // Soft delete as one-api: the row stays for logs and quota history; the name is freed.
         await softDeleteUser(db, user.id, `deleted_${randomHex32().slice(0, 16)}`)
         await context.bus.publish(USER_CHANGED, String(user.id), `user #${user.id}`)
@@ -66,7 +66,7 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/user/token',
-      access: 1,
+      access: Role.Common,
       handler: async (request) => {
         const user = currentUser(request)
         const accessToken = randomHex32()
@@ -77,7 +77,7 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/user/aff',
-      access: 1,
+      access: Role.Common,
       handler: async (request) => {
         const user = currentUser(request)
         if (user.aff_code) return ok(user.aff_code)

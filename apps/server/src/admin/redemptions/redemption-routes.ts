@@ -1,4 +1,4 @@
-import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS, RedemptionStatus } from '@one-api/contracts'
+import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS, RedemptionStatus, Role } from '@one-api/contracts'
 import {
   createRedemptionInputSchema,
   type RedemptionView,
@@ -91,7 +91,7 @@ export function redemptionRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/redemption/',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const rows = await listRedemptions(db, pageOf(request) * ITEMS_PER_PAGE, ITEMS_PER_PAGE)
         return ok(rows.map(toRedemptionView))
@@ -100,7 +100,7 @@ export function redemptionRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/redemption/search',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const rows = await searchRedemptions(db, dialect, queryText(request, 'keyword'), MAX_RECENT_ITEMS)
         return ok(rows.map(toRedemptionView))
@@ -109,13 +109,13 @@ export function redemptionRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/redemption/:id',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => ok(toRedemptionView(await findOrFail(idOf(request)))),
     },
     {
       method: 'POST',
       url: '/api/redemption/',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const input = parseInput(createRedemptionInputSchema, request.body)
         const now = Math.floor(Date.now() / 1000)
@@ -142,7 +142,7 @@ export function redemptionRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'PUT',
       url: '/api/redemption/',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const id = isStatusOnly(request)
           ? await changeStatus(request.body)
@@ -151,7 +151,7 @@ export function redemptionRoutes(context: AppContext): RouteDefinition[] {
       },
     },
     // The console calls DELETE /api/redemption/{id}/; the form without the slash works too.
-    { method: 'DELETE', url: '/api/redemption/:id', access: 10, handler: remove },
-    { method: 'DELETE', url: '/api/redemption/:id/', access: 10, handler: remove },
+    { method: 'DELETE', url: '/api/redemption/:id', access: Role.Admin, handler: remove },
+    { method: 'DELETE', url: '/api/redemption/:id/', access: Role.Admin, handler: remove },
   ]
 }

@@ -27,22 +27,22 @@ export async function manageUser(
       await deleteUser(context, target)
       return { ...result, status: UserStatus.deleted }
     case 'disable':
-      if (target.role >= Role.root) throw forbidden('The super administrator account cannot be disabled')
+      if (target.role >= Role.Root) throw forbidden('The super administrator account cannot be disabled')
       result.status = UserStatus.disabled
       break
     case 'enable':
       result.status = UserStatus.enabled
       break
     case 'promote':
-      if (actor.role < Role.root) throw forbidden('Only the super administrator can promote users')
-      if (target.role >= Role.admin) throw badRequest('This user is already an administrator')
-      result.role = Role.admin
+      if (actor.role < Role.Root) throw forbidden('Only the super administrator can promote users')
+      if (target.role >= Role.Admin) throw badRequest('This user is already an administrator')
+      result.role = Role.Admin
       break
     case 'demote':
-      if (actor.role < Role.root) throw forbidden('Only the super administrator can demote users')
-      if (target.role >= Role.root) throw forbidden('The super administrator cannot be demoted')
-      if (target.role < Role.admin) throw badRequest('This user is already a normal user')
-      result.role = Role.user
+      if (actor.role < Role.Root) throw forbidden('Only the super administrator can demote users')
+      if (target.role >= Role.Root) throw forbidden('The super administrator cannot be demoted')
+      if (target.role < Role.Admin) throw badRequest('This user is already a normal user')
+      result.role = Role.Common
       break
   }
   await updateUserFields(context.db, target.id, { status: result.status, role: result.role })

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { NewLog } from '../../db/repositories/logs-repository.ts'
 import type { MainSchema } from '../../db/schema.ts'
 import { withinTime } from '../../platform/time-limit.ts'
 import { reserveOnMysql, settleOnMysql } from './mysql-ledger-statements.ts'
@@ -19,6 +20,8 @@ interface QueuedReservation extends ReservationRequest {
 
 interface QueuedSettlement {
   settlement: Settlement
+  /** The request's consume log, stored in the transaction that applies its charge. */
+  log?: NewLog
   resolve(): void
   reject(error: unknown): void
 }
@@ -52,6 +55,8 @@ export interface PairSettlement {
   requests: number
   /** What each channel earned, by channel id (channels with nothing earned left out). */
   channels: Map<number, number>
+  /** The requests' consume logs: stored in the same transaction as their charges. */
+  logs: NewLog[]
 }
 
 /**
@@ -135,11 +140,11 @@ export class ServerLedgerWrites {
     })
   }
 
-  /** A settlement, or a refund (cost 0, not counted, no channel). */
-  settle(settlement: Settlement): Promise<void> {
+  /** A settlement, or a refund (cost 0, not counted, no channel), with its consume log if any. */
+  settle(settlement: Settlement, log?: NewLog): Promise<void> {
     let item!: QueuedSettlement
     const done = new Promise<void>((resolve, reject) => {
-      item = { settlement, resolve, reject }
+      item = { settlement, log, resolve, reject }
     })
     this.unsettled.set(item, done)
     const forget = () => this.unsettled.delete(item)
@@ -227,10 +232,20 @@ export class ServerLedgerWrites {
 
   private async writeSettlements(items: QueuedSettlement[]): Promise<void> {
     const [tokenId, userId] = items[0]!.settlement
-    const pair: PairSettlement = { tokenId, userId, reserved: 0, actual: 0, requests: 0, channels: new Map() }
+    const pair: PairSettlement = {
+      tokenId,
+      userId,
+      reserved: 0,
+      actual: 0,
+      requests: 0,
+      channels: new Map(),
+      logs: [],
+    }
     for (const {
       settlement: [, , channelId, reserved, actual, counted],
+      log,
     } of items) {
+      if (log) pair.logs.push(log)
       pair.reserved += reserved
       pair.actual += actual
       pair.requests += counted

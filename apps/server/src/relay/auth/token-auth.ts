@@ -119,7 +119,7 @@ function callerOf(token: CachedToken, user: CachedUser | undefined, apiKey: ApiK
     throw new RelayError(403, 'The account of this token is disabled', 'user_disabled')
   const { channelPart } = apiKey
   if (channelPart === undefined) return { token, user, pinnedChannelId: undefined }
-  if (user.role < Role.admin)
+  if (user.role < Role.Admin)
     throw new RelayError(403, 'Only administrators may pin a channel', 'channel_pinning_forbidden')
   return { token, user, pinnedChannelId: readChannelId(channelPart) }
 }

@@ -10,11 +10,12 @@ import {
   IconTicket,
   IconUsers,
 } from '@tabler/icons-react'
-import { isAdmin } from '../../lib/user-store.ts'
+import type { TranslationKey } from '@/i18n/i18n.ts'
+import { isAdmin } from '@/lib/user-store.ts'
 
 export interface NavItem {
   /** i18n key of the label. */
-  label: string
+  label: TranslationKey
   to: string
   icon: Icon
 }

@@ -1,8 +1,8 @@
 import type { SessionUser } from '@one-api/contracts'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { apiPost } from '../../../lib/api-client.ts'
-import { forgetUserQueries } from '../../../lib/status.ts'
-import { storeUser } from '../../../lib/user-store.ts'
+import { apiPost } from '@/lib/api-client.ts'
+import { forgetUserQueries } from '@/lib/status.ts'
+import { storeUser } from '@/lib/user-store.ts'
 
 export interface SignInInput {
   username: string

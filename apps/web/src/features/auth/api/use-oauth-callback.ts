@@ -3,10 +3,10 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useSearchParams } from 'react-router'
-import { apiRequest } from '../../../lib/api-client.ts'
-import { notifyError, notifySuccess } from '../../../lib/notify.ts'
-import { forgetUserQueries } from '../../../lib/status.ts'
-import { storeUser } from '../../../lib/user-store.ts'
+import { apiRequest } from '@/lib/api-client.ts'
+import { notifyError, notifySuccess } from '@/lib/notify.ts'
+import { forgetUserQueries } from '@/lib/status.ts'
+import { storeUser } from '@/lib/user-store.ts'
 
 /** The wait before retry N is 2000 ms times N. */
 const RETRY_STEP_MS = 2000

@@ -91,7 +91,10 @@ describe.each(testDialects())('revocable sessions on %s', (dialect) => {
     expect(outranked.body.message).toMatch(/Permission denied/)
     const user = await registerAndLogin(server.baseUrl, 'erinpeer')
     const notAdmin = await user.post(`/api/user/${erinId}/sessions/revoke`)
-    expect(notAdmin.body).toMatchObject({ success: false, message: expect.stringMatching(/Permission denied/) })
+    expect(notAdmin.body).toMatchObject({
+      success: false,
+      message: expect.stringMatching(/Permission denied/),
+    })
     expect(await signedIn(erin)).toBe(true)
     const revoked = await admin.post(`/api/user/${erinId}/sessions/revoke`)
     expect(revoked.body).toMatchObject({ success: true })

@@ -48,6 +48,7 @@ export function emailRoutes(context: AppContext): RouteDefinition[] {
       method: 'GET',
       url: '/api/oauth/email/bind',
       access: Role.Common,
+      changesState: true,
       rateLimit: 'critical',
       handler: async (request) => {
         const user = currentUser(request)

@@ -107,6 +107,7 @@ export function oauthRoutes(context: AppContext): RouteDefinition[] {
       method: 'GET',
       url: '/api/oauth/wechat/bind',
       access: Role.Common,
+      changesState: true,
       rateLimit: 'critical',
       handler: async (request) => {
         if (!options.boolean('WeChatAuthEnabled')) {

@@ -49,6 +49,17 @@ describe.each(testDialects())('revocable sessions on %s', (dialect) => {
     expect(await signedIn(again)).toBe(true)
   })
 
+  it('a sign-out another site makes the browser send clears only that cookie', async () => {
+    const uma = await registerAndLogin(server.baseUrl, 'uma')
+    const otherDevice = copyOf(uma)
+    const crossSite = await uma.request('GET', '/api/user/logout', {
+      headers: { 'sec-fetch-site': 'cross-site' },
+    })
+    expect(crossSite.body.success).toBe(true)
+    expect(uma.hasSession()).toBe(false)
+    expect(await signedIn(otherDevice)).toBe(true)
+  })
+
   it('ends the other sessions when the password changes, keeping the one that changed it', async () => {
     const bob = await registerAndLogin(server.baseUrl, 'bob')
     const other = copyOf(bob)

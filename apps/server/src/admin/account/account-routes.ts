@@ -6,6 +6,8 @@ import {
   UserStatus,
 } from '@one-api/contracts'
 import type { AppContext } from '../../app-context.ts'
+import { sessionUser } from '../../auth/authenticate.ts'
+import { comesFromAnotherSite } from '../../auth/cross-site.ts'
 import { assertEmailDomainAllowed, parseEmail } from '../../auth/email-address.ts'
 import { consumeMailCode } from '../../auth/mail-codes.ts'
 import { verifyPassword } from '../../auth/password.ts'
@@ -58,13 +60,11 @@ export function accountRoutes(context: AppContext): RouteDefinition[] {
       url: '/api/user/logout',
       access: Role.Guest,
       handler: async (request, reply) => {
-        // Signing out ends every session of the user, on every device, not only this cookie.
-        // A cookie that is already over changes nothing.
-        const session = sessions.open(request.cookies[SESSION_COOKIE])
-        const user = session ? await findUserById(db, session.userId) : undefined
-        if (session && user && (session.version ?? 0) === Number(user.session_version ?? 0)) {
-          await endUserSessions(db, user.id)
-        }
+        // Signing out ends every session of the user, on every device, not only this cookie; a
+        // cookie that is already over changes nothing, and a sign-out another site makes the
+        // browser send only clears this browser's cookie.
+        const user = await sessionUser(context, request)
+        if (user && !comesFromAnotherSite(request)) await endUserSessions(db, user.id)
         clearSessionCookie(reply)
         return ok()
       },

@@ -67,6 +67,7 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
       method: 'GET',
       url: '/api/user/token',
       access: Role.Common,
+      changesState: true,
       handler: async (request) => {
         const user = currentUser(request)
         const accessToken = randomHex32()
@@ -78,6 +79,7 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
       method: 'GET',
       url: '/api/user/aff',
       access: Role.Common,
+      changesState: true,
       handler: async (request) => {
         const user = currentUser(request)
         if (user.aff_code) return ok(user.aff_code)

@@ -28,6 +28,7 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
       method: 'GET',
       url: '/api/channel/test/:id',
       access: Role.Admin,
+      changesState: true,
       handler: async (request) => {
         const row = await findChannelById(context.db, idOf(request))
         if (!row) throw notFound('channel not found')
@@ -41,6 +42,7 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
       method: 'GET',
       url: '/api/channel/test',
       access: Role.Admin,
+      changesState: true,
       handler: async (request) => {
         const scope = (request.query as { scope?: string }).scope ?? 'all'
         if (scope !== 'all' && scope !== 'disabled') throw badRequest("scope must be 'all' or 'disabled'")
@@ -52,6 +54,7 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
       method: 'GET',
       url: '/api/channel/update_balance/:id',
       access: Role.Admin,
+      changesState: true,
       handler: async (request, reply: FastifyReply) => {
         try {
           const balance = await updateBalance(idOf(request))
@@ -74,6 +77,7 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
       method: 'GET',
       url: '/api/channel/update_balance',
       access: Role.Admin,
+      changesState: true,
       handler: async () => {
         const rows = await context.db
           .selectFrom('channels')

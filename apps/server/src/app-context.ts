@@ -5,6 +5,7 @@ import type { OptionsStore } from './config/options-store.ts'
 import type { Dialect } from './db/dialect.ts'
 import type { LogSchema, MainSchema } from './db/schema.ts'
 import type { EventBus } from './platform/event-bus.ts'
+import type { OneTimeStore } from './platform/one-time-store.ts'
 import type { RateLimiter } from './platform/rate-limiter.ts'
 import type { ChannelHealth } from './relay/health/channel-health.ts'
 import type { RelayServices } from './relay/relay-services.ts'
@@ -20,6 +21,8 @@ export interface AppContext {
   options: OptionsStore
   bus: EventBus
   rateLimiter: RateLimiter
+  /** Email codes, reset links and OAuth states: single use, expiring, shared through Redis. */
+  oneTimeCodes: OneTimeStore
   sessions: SessionCipher
   version: string
   startTime: number

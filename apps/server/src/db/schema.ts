@@ -27,6 +27,8 @@ export interface UsersTable {
   last_login_ip: string
   last_login_time: number
   created_time: number
+  /** Raised to end every session of the user at once; a session cookie names the value it was issued at. */
+  session_version: Generated<number>
 }
 
 export interface TokensTable {

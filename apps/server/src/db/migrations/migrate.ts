@@ -16,6 +16,8 @@ function mainMigrations(dialect: Dialect): Record<string, Migration> {
     // The ids of the last writes on each hold row, which make the ledger's retries apply once
     // (server-ledger-writes.ts).
     '0003-quota-hold-write-ids': { up: (db) => ensureTables(db, dialect, quotaHoldTables) },
+    // users.session_version, which makes sessions revocable (sign-out ends every session).
+    '0004-user-session-version': { up: (db) => ensureTables(db, dialect, mainTables) },
   }
 }
 

@@ -1,8 +1,16 @@
 import { ChannelStatus } from '@one-api/contracts'
 import type { FastifyBaseLogger } from 'fastify'
-import type { AppContext, ChannelTests } from '../../app-context.ts'
-import { applyTestResult, testChannel } from '../../relay/health/channel-tester.ts'
-import { notifyRoot } from '../../relay/health/notify-root.ts'
+import type { ChannelTests } from '../../app-context.ts'
+import {
+  type ApplyDependencies,
+  applyTestResult,
+  type TestDependencies,
+  testChannel,
+} from '../../relay/health/channel-tester.ts'
+import { type NotifyDependencies, notifyRoot } from '../../relay/health/notify-root.ts'
+
+/** What a run uses: testing, applying results, telling root (the pause between tests is in config). */
+export type RunnerDependencies = TestDependencies & ApplyDependencies & NotifyDependencies
 
 /**
  * Tests many channels one after another in the background, at most one run per node at a time;
@@ -14,7 +22,7 @@ export class ChannelTestRunner implements ChannelTests {
   private timer: NodeJS.Timeout | undefined
 
   constructor(
-    private readonly context: AppContext,
+    private readonly context: RunnerDependencies,
     private readonly logger: FastifyBaseLogger,
   ) {}
 

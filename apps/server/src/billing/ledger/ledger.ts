@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely'
 import { isMysql, isSqlite } from '../../db/repositories/log-totals.ts'
 import type { NewLog } from '../../db/repositories/logs-repository.ts'
 import type { MainSchema } from '../../db/schema.ts'
+import { safeQuota } from '../usage-bounds.ts'
 import { type LostSettlement, type ServerLedgerOptions, ServerLedgerWrites } from './server-ledger-writes.ts'
 import {
   prepareSqliteLedger,
@@ -134,7 +135,9 @@ export class Ledger implements ChargeQueue {
     return this.lastBatchSize >= CONCURRENT_BATCH
   }
 
-  async reserve(tokenId: number, userId: number, amount: number): Promise<ReserveResult> {
+  async reserve(tokenId: number, userId: number, requested: number): Promise<ReserveResult> {
+    // Whole and bounded, whatever the caller computed: no float or overflow reaches a column.
+    const amount = safeQuota(requested)
     const reservation: Reservation = { tokenId, userId, amount, settled: false }
     if (amount <= 0) return { ok: true, reservation }
     const now = Math.floor(Date.now() / 1000)
@@ -215,7 +218,7 @@ export class Ledger implements ChargeQueue {
       reservation.userId,
       channelId,
       reservation.amount,
-      actual,
+      safeQuota(actual),
       1,
     ]
     const logWithCharge = this.separateLogs ? undefined : log

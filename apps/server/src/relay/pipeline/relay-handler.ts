@@ -66,6 +66,9 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
     ledgerFailed(error, what, requestId) {
       logger.error({ err: error, reqId: requestId }, `${what} failed: the balances may not show it`)
     },
+    usageClamped(note, channel, requestId) {
+      logger.warn({ reqId: requestId, channelId: channel.id }, note)
+    },
   }
   return async function relay(input: RelayInput): Promise<void> {
     const { request, response, requestId } = input
@@ -131,6 +134,8 @@ interface ServeHooks {
   warnUnsupported(channel: RoutedChannel): void
   /** A reservation, refund or settlement the database refused (its connection dropped, say). */
   ledgerFailed(error: unknown, what: string, requestId: string): void
+  /** The upstream reported more tokens than the request allows: they were cut down (usage-bounds.ts). */
+  usageClamped(note: string, channel: RoutedChannel, requestId: string): void
 }
 
 async function serve(
@@ -266,6 +271,10 @@ async function serve(
       // Counted now: a database slow to store the charge (or out of reach) must not hide it.
       recordMetrics(services, state, labels, state.response.statusCode)
       const { notes, charge, streamed } = outcome
+      if (charge.clamped) {
+        hooks.usageClamped(charge.clamped, channel, state.requestId)
+        notes.push(charge.clamped)
+      }
       const logged = options.boolean('LogConsumeEnabled')
       const log = () => consumeLog(state, channel, pricing, mappedModel, charge, notes, streamed)
       try {

@@ -11,12 +11,12 @@ import {
 } from '@one-api/providers'
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
-import type { Reservation } from '../../billing/ledger/ledger.ts'
+import { ChargesPending, type Reservation } from '../../billing/ledger/ledger.ts'
 import { resolvePricing } from '../../billing/pricing/resolve-pricing.ts'
 import { type CostInput, estimatePromptTokens, reservationFor } from '../../billing/request-cost.ts'
 import { findChannelById } from '../../db/repositories/channels-repository.ts'
 import { withinTime } from '../../platform/time-limit.ts'
-import { billingUnavailable, RelayError } from '../auth/relay-error.ts'
+import { billingUnavailable, chargesPending, RelayError } from '../auth/relay-error.ts'
 import { authenticateRelay, checkModelAllowed } from '../auth/token-auth.ts'
 import { sendAnswer, sendRelayErrorAnswer } from '../front/client-response.ts'
 import type { RelayServices } from '../relay-services.ts'
@@ -212,6 +212,7 @@ async function serve(
     try {
       reserved = await services.ledger.reserve(caller.token.id, caller.user.id, amount)
     } catch (error) {
+      if (error instanceof ChargesPending) throw chargesPending()
       hooks.ledgerFailed(error, 'reserving quota', state.requestId)
       throw billingUnavailable()
     }

@@ -126,7 +126,12 @@ export async function createRelayServices(
     )
   }, retryWindowMs)
   replayTimer.unref()
-  const upstream = new UpstreamClient({ proxy: config.RELAY_PROXY, timeoutSeconds: config.RELAY_TIMEOUT })
+  const upstream = new UpstreamClient({
+    proxy: config.RELAY_PROXY,
+    timeoutSeconds: config.RELAY_TIMEOUT,
+    maxResponseBytes: config.RELAY_MAX_RESPONSE_BYTES,
+    maxStreamSeconds: config.RELAY_MAX_STREAM_SECONDS,
+  })
   const relayServices: RelayServices = {
     cache: new RelayCache(db, bus, config.SYNC_FREQUENCY * 1000, (error) =>
       logger.warn({ err: error }, "recording a token's expiry failed"),

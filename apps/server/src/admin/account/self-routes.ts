@@ -7,7 +7,7 @@ import { findUserById, findUserByUsername } from '../../db/repositories/users-re
 import { badRequest, conflict, forbidden } from '../../http/errors.ts'
 import { currentUser, ok, type RouteDefinition } from '../../http/route.ts'
 import { parseInput } from '../../http/validate.ts'
-import { USER_CHANGED } from '../../relay/auth/relay-cache.ts'
+import { BusTopic } from '../../platform/bus-topics.ts'
 import { uniqueAffCode } from './create-user.ts'
 import { toUserView } from './user-view.ts'
 
@@ -18,13 +18,13 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/user/self',
-      access: 1,
+      access: Role.Common,
       handler: async (request) => ok(toUserView(currentUser(request))),
     },
     {
       method: 'PUT',
       url: '/api/user/self',
-      access: 1,
+      access: Role.Common,
       handler: async (request) => {
         const user = currentUser(request)
         const input = parseInput(updateSelfInputSchema, request.body)
@@ -45,10 +45,10 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'DELETE',
       url: '/api/user/self',
-      access: 1,
+      access: Role.Common,
       handler: async (request, reply) => {
         const user = currentUser(request)
-        if (user.role >= Role.root) throw forbidden('The super administrator account cannot be deleted')
+        if (user.role >= Role.Root) throw forbidden('The super administrator account cannot be deleted')
         // Soft delete as one-api: the row stays for logs and quota history; the name is freed.
         await db
           .updateTable('users')
@@ -59,7 +59,7 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
           })
           .where('id', '=', user.id)
           .execute()
-        await context.bus.publish(USER_CHANGED, String(user.id), `user #${user.id}`)
+        await context.bus.publish(BusTopic.userChanged, String(user.id), `user #${user.id}`)
         reply.clearCookie(SESSION_COOKIE, { path: '/' })
         return ok()
       },
@@ -67,7 +67,8 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/user/token',
-      access: 1,
+      access: Role.Common,
+      changesState: true,
       handler: async (request) => {
         const user = currentUser(request)
         const accessToken = randomHex32()
@@ -78,7 +79,8 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/user/aff',
-      access: 1,
+      access: Role.Common,
+      changesState: true,
       handler: async (request) => {
         const user = currentUser(request)
         if (user.aff_code) return ok(user.aff_code)

@@ -1,6 +1,6 @@
-import { ChannelStatus } from '@one-api/contracts'
+import { ChannelStatus, Role } from '@one-api/contracts'
 import type { FastifyReply } from 'fastify'
-import type { AppContext } from '../../app-context.ts'
+import type { AppContext, ChannelTests } from '../../app-context.ts'
 import { findChannelById } from '../../db/repositories/channels-repository.ts'
 import { badRequest, notFound } from '../../http/errors.ts'
 import { idOf } from '../../http/request-params.ts'
@@ -8,10 +8,9 @@ import { ok, type RouteDefinition } from '../../http/route.ts'
 import { fetchBalance, UnsupportedBalance } from '../../relay/health/balance.ts'
 import { applyTestResult, testChannel } from '../../relay/health/channel-tester.ts'
 import { toRoutedChannel } from '../../relay/routing/routed-channel.ts'
-import type { ChannelTestRunner } from './channel-test-runner.ts'
 
-/** Channel test, test-all and balance (reference §5.8), admin only. */
-export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner): RouteDefinition[] {
+/** Channel test, test-all and balance, admin only. */
+export function channelTestRoutes(context: AppContext, runner: ChannelTests): RouteDefinition[] {
   const updateBalance = async (id: number) => {
     const row = await findChannelById(context.db, id)
     if (!row) throw notFound('channel not found')
@@ -27,7 +26,8 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
     {
       method: 'GET',
       url: '/api/channel/test/:id',
-      access: 10,
+      access: Role.Admin,
+      changesState: true,
       handler: async (request) => {
         const row = await findChannelById(context.db, idOf(request))
         if (!row) throw notFound('channel not found')
@@ -40,7 +40,8 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
     {
       method: 'GET',
       url: '/api/channel/test',
-      access: 10,
+      access: Role.Admin,
+      changesState: true,
       handler: async (request) => {
         const scope = (request.query as { scope?: string }).scope ?? 'all'
         if (scope !== 'all' && scope !== 'disabled') throw badRequest("scope must be 'all' or 'disabled'")
@@ -51,7 +52,8 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
     {
       method: 'GET',
       url: '/api/channel/update_balance/:id',
-      access: 10,
+      access: Role.Admin,
+      changesState: true,
       handler: async (request, reply: FastifyReply) => {
         try {
           const balance = await updateBalance(idOf(request))
@@ -60,9 +62,11 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
           if (error instanceof UnsupportedBalance)
             return reply.send({ success: false, message: 'not supported', balance: 0 })
           if (error instanceof Error && !('status' in error)) {
-            return reply
-              .code(502)
-              .send({ success: false, message: `balance query failed: ${error.message}`, balance: 0 })
+            return reply.send({
+              success: false,
+              message: `balance query failed: ${error.message}`,
+              balance: 0,
+            })
           }
           throw error
         }
@@ -71,7 +75,8 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
     {
       method: 'GET',
       url: '/api/channel/update_balance',
-      access: 10,
+      access: Role.Admin,
+      changesState: true,
       handler: async () => {
         const rows = await context.db
           .selectFrom('channels')

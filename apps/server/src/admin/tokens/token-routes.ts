@@ -1,4 +1,4 @@
-import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS, TokenStatus } from '@one-api/contracts'
+import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS, Role, TokenStatus } from '@one-api/contracts'
 import {
   createTokenInputSchema,
   tokenListQuerySchema,
@@ -24,6 +24,7 @@ import { toBoolean } from '../../db/schema.ts'
 import { badRequest, notFound } from '../../http/errors.ts'
 import { currentUser, ok, type RouteDefinition } from '../../http/route.ts'
 import { parseInput } from '../../http/validate.ts'
+import { BusTopic } from '../../platform/bus-topics.ts'
 import { assertExpiryNotPast, nowSeconds, resolveStatus } from './token-status.ts'
 import { toTokenView } from './token-view.ts'
 
@@ -52,7 +53,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
   // The relay caches tokens by key; every node drops its copy when one changes. The key is a
   // secret: a failed announcement is logged with the token's id instead.
   const announce = (token: Pick<TokenRow, 'id' | 'key'>) =>
-    bus.publish('token-changed', token.key, `token #${token.id}`)
+    bus.publish(BusTopic.tokenChanged, token.key, `token #${token.id}`)
 
   const deleteToken: RouteDefinition['handler'] = async (request) => {
     const user = currentUser(request)
@@ -66,7 +67,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/token/',
-      access: 1,
+      access: Role.Common,
       handler: async (request) => {
         const query = parseInput(tokenListQuerySchema, request.query)
         const rows = await listOwnTokens(
@@ -82,7 +83,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/token/search',
-      access: 1,
+      access: Role.Common,
       handler: async (request) => {
         const { keyword } = parseInput(tokenSearchQuerySchema, request.query)
         const rows = await searchOwnTokens(db, currentUser(request).id, keyword, MAX_RECENT_ITEMS)
@@ -92,14 +93,14 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/token/:id',
-      access: 1,
+      access: Role.Common,
       handler: async (request) =>
         ok(toTokenView(await findOrFail(currentUser(request).id, parseTokenId(request)))),
     },
     {
       method: 'POST',
       url: '/api/token/',
-      access: 1,
+      access: Role.Common,
       handler: async (request) => {
         const user = currentUser(request)
         const input = parseInput(createTokenInputSchema, request.body)
@@ -126,7 +127,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'PUT',
       url: '/api/token/',
-      access: 1,
+      access: Role.Common,
       handler: async (request) => {
         const user = currentUser(request)
         const statusOnly = (request.query as { status_only?: string }).status_only
@@ -185,7 +186,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
         return ok(toTokenView(await findOrFail(user.id, token.id)))
       },
     },
-    { method: 'DELETE', url: '/api/token/:id', access: 1, handler: deleteToken },
-    { method: 'DELETE', url: '/api/token/:id/', access: 1, handler: deleteToken },
+    { method: 'DELETE', url: '/api/token/:id', access: Role.Common, handler: deleteToken },
+    { method: 'DELETE', url: '/api/token/:id/', access: Role.Common, handler: deleteToken },
   ]
 }

@@ -11,7 +11,7 @@ import {
   writeSync,
 } from 'node:fs'
 import { join } from 'node:path'
-import type { NewLog } from '../../db/repositories/logs-repository.ts'
+import type { NewLog } from '../../db/schema.ts'
 import type { Settlement } from './sqlite-ledger-statements.ts'
 
 /**

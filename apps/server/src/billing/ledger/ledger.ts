@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type SqliteDatabase from 'better-sqlite3'
 import type { Kysely } from 'kysely'
-import { isMysql, isSqlite } from '../../db/repositories/log-totals.ts'
-import type { NewLog } from '../../db/repositories/logs-repository.ts'
-import type { MainSchema } from '../../db/schema.ts'
+import { isMysql, isSqlite } from '../../db/dialect.ts'
+import type { MainSchema, NewLog } from '../../db/schema.ts'
 import { safeQuota } from '../usage-bounds.ts'
 import { ChargeSpool, type KeptCharge } from './charge-spool.ts'
 import { type LostSettlement, type ServerLedgerOptions, ServerLedgerWrites } from './server-ledger-writes.ts'
@@ -24,9 +23,8 @@ const BATCH_SIZE = 256
 const FAILED_COMMIT_RETRY_MS = 10
 // Under concurrent load (the last batch carried CONCURRENT_BATCH reservations or more) a batch is
 // committed CONCURRENT_TURNS turns of the event loop later, so that many more reservations share
-// its commit. Measured at 50 connections: 2 turns gave 3-7 % more throughput, 8 gave 8-12 %, 16 no
-// more than 8; latency under load did not grow (p50 3-4 ms, p99 13-24 ms either way). When the loop
-// is not busy its turns take microseconds, and a lone request is committed in its own turn.
+// its commit, without adding latency under load (docs/decisions/sqlite-ledger-batching.md). When the
+// loop is not busy its turns take microseconds, and a lone request is committed in its own turn.
 const CONCURRENT_BATCH = 4
 const CONCURRENT_TURNS = 8
 // While the query builder holds the connection in a transaction, how soon to try again.
@@ -185,8 +183,7 @@ export class Ledger implements ChargeQueue {
    * Commits take turns with `writer`: none is attempted while it writes, and one held back
    * meanwhile is made as soon as it is done. Otherwise a commit would find the write lock taken
    * and put the event loop to sleep (SQLite's busy wait) until it is free. When nothing was held
-   * back, its being done commits nothing: forcing a commit each time (as once) cut the batches
-   * short and cost the event loop about 3 µs a request under load.
+   * back, its being done commits nothing, so that batches are not cut short.
    */
   shareWriteLockWith(writer: SharedWriter): void {
     this.otherWriter = writer

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely'
-import type { NewLog } from '../../db/repositories/logs-repository.ts'
-import type { MainSchema } from '../../db/schema.ts'
+import type { MainSchema, NewLog } from '../../db/schema.ts'
 import { withinTime } from '../../platform/time-limit.ts'
 import { reserveOnMysql, settleOnMysql } from './mysql-ledger-statements.ts'
 import { PairBatches } from './pair-batches.ts'
 import { reserveOnPostgres, settleOnPostgres } from './postgres-ledger-statements.ts'
 import { createHoldRow } from './quota-holds.ts'
+import type { Guarded, PairSettlement } from './server-ledger-types.ts'
 import type { ReservationOutcome, ReservationRequest, Settlement } from './sqlite-ledger-statements.ts'
 import { RESERVATION_RETRIES, type RetryPolicy, SETTLEMENT_RETRIES, withRetries } from './write-retries.ts'
 
@@ -49,27 +49,6 @@ export interface LostSettlement {
   cost: number
   requests: number
 }
-
-/** A token and user pair's settlements summed: what one write applies for all of them. */
-export interface PairSettlement {
-  tokenId: number
-  userId: number
-  reserved: number
-  actual: number
-  /** Requests counted (refunds are not). */
-  requests: number
-  /** What each channel earned, by channel id (channels with nothing earned left out). */
-  channels: Map<number, number>
-  /** The requests' consume logs: stored in the same transaction as their charges. */
-  logs: NewLog[]
-}
-
-/**
- * A write guarded by its id: applied (`ok`), or not applied because this node's hold row for the
- * pair records the write already (`landed`: an earlier try committed, its answer lost) or is gone
- * (`missing`: a sweep took this node for dead and removed it).
- */
-export type Guarded<T> = { guard: 'ok'; value: T } | { guard: 'landed' } | { guard: 'missing' }
 
 /**
  * The ledger's writes on PostgreSQL and MySQL, batched per token and user pair (pair-batches.ts):
@@ -201,9 +180,9 @@ export class ServerLedgerWrites {
    * still running, though its requests were refused: this records its id on the hold row, so that
    * no try of it lands from now on, and gives it back if one had. The pair's next reservations wait
    * for it (one of theirs would record a higher id and hide whether this one landed): it is tried
-   * at once, and again before each of the pair's next reservations until it is written. Throws
-   * when its tries fail. (It used to be tried for a minute once, the pair's requests waiting all
-   * that time, and then given up: the reservation stayed held until the node stopped.)
+   * at once, and again before each of the pair's next reservations until it is written, so that
+   * no reservation stays held for good and no request waits long behind it. Throws when its tries
+   * fail.
    */
   private async fence(
     tokenId: number,

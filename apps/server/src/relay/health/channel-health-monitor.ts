@@ -1,8 +1,8 @@
 import { ChannelStatus } from '@one-api/contracts'
 import type { UpstreamError } from '@one-api/providers'
 import type { FastifyBaseLogger } from 'fastify'
-import { moveChannelStatus } from '../../admin/channels/channel-service.ts'
 import type { AppContext } from '../../app-context.ts'
+import { moveChannelStatus } from '../../channels/channel-status.ts'
 import type { RoutedChannel } from '../routing/routed-channel.ts'
 import type { ChannelHealth } from './channel-health.ts'
 import type { FailureWindow } from './failure-window.ts'
@@ -10,7 +10,7 @@ import { notifyRoot } from './notify-root.ts'
 import { redactChannelKey } from './redact-key.ts'
 
 /**
- * Automatic disabling (reference §2.6) made less trigger-happy: only errors that mean the
+ * One-api's automatic disabling, made less trigger-happy: only errors that mean the
  * channel's key or account is unusable count (401, invalid key, quota gone, account deactivated —
  * not rate limits, timeouts or a bad request), and a channel is disabled only after
  * `failureCount` of them within `windowSeconds` (counted across nodes when they share Redis),

@@ -1,8 +1,8 @@
 import { isUpstreamError, mapUpstreamError, transportError, type UpstreamError } from '@one-api/providers'
 import { chargeFor } from '../../billing/request-cost.ts'
 import { relayHeaders } from '../front/client-response.ts'
-import type { AttemptInput, AttemptOutcome } from './relay-attempt.ts'
-import { disconnectNote, type RelayState } from './relay-state.ts'
+import type { AttemptInput, AttemptOutcome } from './attempt-types.ts'
+import { brokeOffNote, disconnectNote, type RelayState } from './relay-state.ts'
 import { type StreamSink, UPSTREAM_REQUEST_ID } from './upstream-exchange.ts'
 
 /**
@@ -97,7 +97,7 @@ export class SpeechStream implements StreamSink {
     const { state, notes } = this
     this.brokeOff = brokeOff
     if (brokeOff) {
-      notes.push(state.clientGone ? disconnectNote(state) : 'upstream stream broke off')
+      notes.push(state.clientGone ? disconnectNote(state) : brokeOffNote(brokeOff))
     }
     const response = state.response
     if (response.destroyed || (brokeOff && !this.began) || this.streamError) return

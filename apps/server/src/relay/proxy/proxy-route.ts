@@ -1,4 +1,5 @@
 import { ChannelStatus, LogType, Role } from '@one-api/contracts'
+import { ChannelType } from '@one-api/contracts/channel-types'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
 import { ChargesPending } from '../../billing/ledger/ledger.ts'
@@ -44,7 +45,7 @@ const keepsResponseHeader = (name: string): boolean =>
   !DROPPED_RESPONSE_HEADERS.has(name) && !name.startsWith('access-control-')
 
 /**
- * ANY /v1/oneapi/proxy/:channelid/* — raw pass-through to a Proxy channel (type 43) with the
+ * ANY /v1/oneapi/proxy/:channelid/* — raw pass-through to a Proxy channel (ChannelType.proxy) with the
  * channel's key as Authorization. Unlike one-api it is for administrators only, and every request
  * is billed per request and logged.
  */
@@ -59,11 +60,11 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
     })
     try {
       const caller = await authenticateRelay(services.cache, request.headers.authorization, request.ip)
-      if (caller.user.role < Role.admin)
+      if (caller.user.role < Role.Admin)
         throw new RelayError(403, 'The proxy route is for administrators only', 'proxy_forbidden')
       const channelId = readChannelId((request.params as { channelid: string }).channelid)
       const channel = await findChannelById(context.db, channelId)
-      if (!channel || channel.type !== 43)
+      if (!channel || channel.type !== ChannelType.proxy)
         throw new RelayError(400, `Channel #${channelId} is not a proxy channel`, 'invalid_channel_id')
       if (channel.status !== ChannelStatus.enabled)
         throw new RelayError(403, `Channel #${channelId} is disabled`, 'channel_disabled')
@@ -95,13 +96,10 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
       let response: Awaited<ReturnType<typeof services.upstream.send>>
       const callStartedAfter = seconds()
       try {
-        response = await services.upstream.send({
-          url: target,
-          method: request.method as 'POST',
-          headers,
-          body,
-          signal: cancel.signal,
-        })
+        response = await services.upstream.send(
+          { url: target, method: request.method, headers, body, signal: cancel.signal },
+          { whole: false },
+        )
       } catch {
         await services.ledger.refund(reserved.reservation)
         // The channel was tried: counted under it, as the relay counts a failed request.

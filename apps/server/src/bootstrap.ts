@@ -18,6 +18,7 @@ import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './platfor
 import { connectRedis } from './platform/redis.ts'
 import { ChannelHealthMonitor } from './relay/health/channel-health-monitor.ts'
 import { MemoryFailureWindow, RedisFailureWindow } from './relay/health/failure-window.ts'
+import { notifyRoot } from './relay/health/notify-root.ts'
 import { createRelayServices } from './relay/relay-services.ts'
 import { VERSION } from './version.ts'
 
@@ -103,6 +104,7 @@ export async function createRuntime(config: Config, logger: FastifyBaseLogger): 
     startTime: Math.floor(Date.now() / 1000),
     relay,
   }
+  relay.notifyOperator = (title, content) => void notifyRoot(context, logger, title, content)
   context.channelHealth = new ChannelHealthMonitor(
     context,
     logger,

@@ -20,6 +20,7 @@ import {
   countTextTokens,
   type TokenCountOptions,
 } from './token-counting/count-tokens.ts'
+import { boundUsage, safeQuota } from './usage-bounds.ts'
 
 /**
  * Turns a relay request into quota: the local prompt estimate, the reservation held while the
@@ -42,6 +43,8 @@ export interface Charge {
   completionTokens: number
   /** True when some of the tokens were counted here: the upstream reported none, or not all. */
   estimated: boolean
+  /** Set when the upstream reported more tokens than the request allows (see usage-bounds.ts). */
+  clamped?: string
 }
 
 export function estimatePromptTokens(input: CostInput): number {
@@ -89,7 +92,7 @@ function imageOutputTokens(json: Record<string, unknown>): number {
  */
 export function reservationFor(input: CostInput, promptTokens: number, preConsumedQuota: number): number {
   const { modelRatio, groupRatio } = input.pricing
-  const amount = estimatedReservation(input, promptTokens, preConsumedQuota)
+  const amount = safeQuota(estimatedReservation(input, promptTokens, preConsumedQuota))
   return modelRatio * groupRatio > 0 ? Math.max(1, amount) : amount
 }
 
@@ -143,12 +146,28 @@ function localCompletionTokens(input: CostInput, generated: GeneratedText): numb
   )
 }
 
-/** The final charge of a successful request. */
+/**
+ * The final charge of a successful request: the usage the upstream reported, bounded by what the
+ * request could have produced, and the quota a whole number the ledger can store.
+ */
 export function chargeFor(
   input: CostInput,
   promptEstimate: number,
-  usage: Usage | undefined,
+  reported: Usage | undefined,
   generated: GeneratedText = {},
+): Charge {
+  const { usage, clamped } = boundUsage(reported, { maxTokens: input.maxTokens, promptEstimate })
+  const charge = chargeForUsage(input, promptEstimate, usage, generated)
+  charge.quota = safeQuota(charge.quota)
+  if (clamped) charge.clamped = clamped
+  return charge
+}
+
+function chargeForUsage(
+  input: CostInput,
+  promptEstimate: number,
+  usage: Usage | undefined,
+  generated: GeneratedText,
 ): Charge {
   const { modelRatio, groupRatio, completionRatio } = input.pricing
   if (input.mode === 'images') {

@@ -76,6 +76,10 @@ const envSchema = z.object({
   // Seconds after which a node that stopped writing its heartbeat counts as dead and the quota it
   // held for requests in flight is given back.
   QUOTA_HOLD_TIMEOUT: integerVar(1).default(300),
+  // Where charges the database did not take within BILLING_RETRY_TIMEOUT seconds are kept until it
+  // does (default: billing-spool beside the SQLite file, or data/billing-spool).
+  BILLING_SPOOL_DIR: z.string().min(1).optional(),
+  BILLING_RETRY_TIMEOUT: integerVar(1).default(60),
   WEB_DIST_PATH: z.string().optional(),
   // When set, GET /metrics answers only requests with Authorization: Bearer <METRICS_TOKEN>.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),

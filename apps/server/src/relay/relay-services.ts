@@ -1,8 +1,10 @@
+import { dirname, join } from 'node:path'
 import type SqliteDatabase from 'better-sqlite3'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
 import { Ledger } from '../billing/ledger/ledger.ts'
-import { QuotaHoldKeeper } from '../billing/ledger/quota-holds.ts'
+import { liveNodeIds, QuotaHoldKeeper } from '../billing/ledger/quota-holds.ts'
+import { settlementRetriesWithin } from '../billing/ledger/write-retries.ts'
 import { LogWriter } from '../billing/log-writer.ts'
 import type { Config } from '../config/env.ts'
 import type { LogSchema, MainSchema } from '../db/schema.ts'
@@ -25,7 +27,15 @@ export interface RelayServices {
    * requests were cut by the gateway, not by their clients, and their logs say so.
    */
   connectionsCut: boolean
+  /** Tells the administrators (set once the app context exists: notify-root.ts). */
+  notifyOperator?: (title: string, content: string) => void
   close(): Promise<void>
+}
+
+/** BILLING_SPOOL_DIR, else billing-spool beside the SQLite file (or under data/). */
+function spoolDirectory(config: Config): string {
+  if (config.BILLING_SPOOL_DIR) return config.BILLING_SPOOL_DIR
+  return join(config.SQL_DSN ? 'data' : dirname(config.SQLITE_PATH), 'billing-spool')
 }
 
 export async function createRelayServices(
@@ -47,8 +57,28 @@ export async function createRelayServices(
   const logWriter = new LogWriter(logDb, (error) =>
     logger.error({ err: error }, 'writing consume logs failed; will retry'),
   )
+  const retryWindowMs = config.BILLING_RETRY_TIMEOUT * 1000
   const ledger = new Ledger(db, sqlite, {
     separateLogs: separateLogDatabase ? logWriter : undefined,
+    spoolDirectory: spoolDirectory(config),
+    retryWindowMs,
+    settlementRounds: 1,
+    settlementRetries: settlementRetriesWithin(retryWindowMs),
+    onChargeKept: (charge, error) => {
+      const [tokenId, userId, channelId, , cost] = charge.settlement
+      const requestId = charge.log?.request_id
+      const message = `the database did not take a charge within ${config.BILLING_RETRY_TIMEOUT} s: it is kept in the billing spool and applied once the database takes it; token ${tokenId} is refused new requests until then`
+      logger.error({ err: error, reqId: requestId, tokenId, userId, channelId, quota: cost }, message)
+      relayServices.notifyOperator?.(
+        'A charge could not be stored',
+        `${message} (request ${requestId ?? 'unknown'}, ${cost} quota): ${(error as Error).message}`,
+      )
+    },
+    onChargeApplied: (charge) =>
+      logger.warn(
+        { reqId: charge.log?.request_id, tokenId: charge.settlement[0] },
+        'a charge kept in the billing spool is stored in the database now',
+      ),
     onSettlementDelayed: (error, { logs, ...pair }, round) =>
       logger.error(
         {
@@ -79,13 +109,30 @@ export async function createRelayServices(
       `registering this node for quota holds failed; on a slave, start an upgraded master first (it migrates the schema): ${(error as Error).message}`,
     )
   }
+  // Charges kept in the spool are applied once the database takes them: at start (a crashed
+  // predecessor's too, once it counts as dead) and every BILLING_RETRY_TIMEOUT seconds.
+  const replaySpool = async () => {
+    if (!ledger.spool) return
+    const live =
+      ledger.spool.otherOwners().length > 0 ? await liveNodeIds(db, config.QUOTA_HOLD_TIMEOUT) : new Set()
+    await ledger.replaySpool((nodeId) => !live.has(nodeId))
+  }
+  await replaySpool().catch((error: unknown) =>
+    logger.error({ err: error }, 'applying the charges kept in the billing spool failed; will retry'),
+  )
+  const replayTimer = setInterval(() => {
+    replaySpool().catch((error: unknown) =>
+      logger.error({ err: error }, 'applying the charges kept in the billing spool failed; will retry'),
+    )
+  }, retryWindowMs)
+  replayTimer.unref()
   const upstream = new UpstreamClient({
     proxy: config.RELAY_PROXY,
     timeoutSeconds: config.RELAY_TIMEOUT,
     maxResponseBytes: config.RELAY_MAX_RESPONSE_BYTES,
     maxStreamSeconds: config.RELAY_MAX_STREAM_SECONDS,
   })
-  return {
+  const relayServices: RelayServices = {
     cache: new RelayCache(db, bus, config.SYNC_FREQUENCY * 1000, (error) =>
       logger.warn({ err: error }, "recording a token's expiry failed"),
     ),
@@ -98,13 +145,14 @@ export async function createRelayServices(
     async close() {
       // Each part is closed even when one before it fails: the logs are flushed whatever happens.
       try {
+        clearInterval(replayTimer)
         router.close()
         // A database out of reach now keeps charges waiting: they get the shutdown's time too.
         const lost = await ledger.close(config.SHUTDOWN_TIMEOUT * 1000)
         for (const settlement of lost) {
           logger.error(
             { settlement },
-            'stopping with charges the database never took: the reservation is given back when a sweep finds this node stopped, so these requests go unbilled',
+            'stopping with charges the database never took: they are kept in the billing spool and applied by the next node to start once this one counts as dead',
           )
         }
         await holds.close()
@@ -117,4 +165,5 @@ export async function createRelayServices(
       }
     },
   }
+  return relayServices
 }

@@ -3,6 +3,8 @@ import type SqliteDatabase from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import { isMysql, isSqlite } from '../../db/dialect.ts'
 import type { MainSchema, NewLog } from '../../db/schema.ts'
+import { safeQuota } from '../usage-bounds.ts'
+import { ChargeSpool, type KeptCharge } from './charge-spool.ts'
 import { type LostSettlement, type ServerLedgerOptions, ServerLedgerWrites } from './server-ledger-writes.ts'
 import {
   prepareSqliteLedger,
@@ -74,6 +76,16 @@ interface QueuedSettlement {
   settlement: Settlement
   log?: NewLog
   resolve(): void
+  reject(error: unknown): void
+  /** When its first commit failed (ms): it is given up after the retry window. */
+  failingSince?: number
+}
+
+/** A new request on a token whose charge waits in the spool (see ChargeSpool). */
+export class ChargesPending extends Error {
+  constructor(readonly tokenId: number) {
+    super(`a charge of token ${tokenId} could not be stored yet`)
+  }
 }
 
 /** Where consume logs go when they live in another database than the balances (LOG_SQL_DSN). */
@@ -82,6 +94,18 @@ export interface SeparateLogs {
 }
 
 export interface LedgerOptions extends ServerLedgerOptions {
+  /**
+   * Where a charge the database did not take within `retryWindowMs` is kept until it does; its
+   * token is refused new requests meanwhile. Unset: charges are retried for as long as the node
+   * runs, their clients waiting.
+   */
+  spoolDirectory?: string
+  /** SQLite: how long a failing charge is retried before it goes to the spool. */
+  retryWindowMs?: number
+  /** A charge went to the spool (`error`: why the database did not take it). */
+  onChargeKept?: (charge: KeptCharge, error: unknown) => void
+  /** A charge kept in the spool reached the database. */
+  onChargeApplied?: (charge: KeptCharge) => void
   /**
    * Set when the logs live in another database: a log is then written there once its charge is
    * stored (the two cannot share a transaction). Otherwise each log is stored with its charge.
@@ -114,14 +138,20 @@ export class Ledger implements ChargeQueue {
   readonly nodeId = randomUUID()
 
   private readonly separateLogs: SeparateLogs | undefined
+  /** Charges the database did not take in time, kept until it does (see ChargeSpool). */
+  readonly spool: ChargeSpool | undefined
+  private readonly retryWindowMs: number
+  private replaying: Promise<void> | undefined
 
   /** `options`: where logs go, and how the writes are tried on PostgreSQL and MySQL. */
   constructor(
     db: Kysely<MainSchema>,
     private readonly sqlite?: SqliteDatabase.Database,
-    options: LedgerOptions = {},
+    private readonly options: LedgerOptions = {},
   ) {
     this.separateLogs = options.separateLogs
+    this.spool = options.spoolDirectory ? new ChargeSpool(options.spoolDirectory, this.nodeId) : undefined
+    this.retryWindowMs = options.retryWindowMs ?? 60_000
     if (sqlite) this.prepared = prepareSqliteLedger(sqlite, this.nodeId)
     else if (!isSqlite(db)) {
       this.serverWrites = new ServerLedgerWrites(db, this.nodeId, !isMysql(db), options)
@@ -132,7 +162,11 @@ export class Ledger implements ChargeQueue {
     return this.lastBatchSize >= CONCURRENT_BATCH
   }
 
-  async reserve(tokenId: number, userId: number, amount: number): Promise<ReserveResult> {
+  async reserve(tokenId: number, userId: number, requested: number): Promise<ReserveResult> {
+    // Whole and bounded, whatever the caller computed: no float or overflow reaches a column.
+    const amount = safeQuota(requested)
+    // Fail closed: a token whose charge is not stored yet is served again once it is.
+    if (this.spool?.blocks(tokenId)) throw new ChargesPending(tokenId)
     const reservation: Reservation = { tokenId, userId, amount, settled: false }
     if (amount <= 0) return { ok: true, reservation }
     const now = Math.floor(Date.now() / 1000)
@@ -212,19 +246,70 @@ export class Ledger implements ChargeQueue {
       reservation.userId,
       channelId,
       reservation.amount,
-      actual,
+      safeQuota(actual),
       1,
     ]
-    const logWithCharge = this.separateLogs ? undefined : log
-    if (this.prepared) {
-      await new Promise<void>((resolve) => {
-        this.pendingSettlements.push({ settlement, log: logWithCharge, resolve })
-        this.scheduleFlush()
-      })
-    } else {
-      await this.serverWrites?.settle(settlement, logWithCharge)
-    }
+    await this.store(settlement, this.separateLogs ? undefined : log)
     if (log && this.separateLogs) this.separateLogs.write(log)
+  }
+
+  /**
+   * Stores a settlement or refund; one the database does not take within its retries goes to the
+   * spool (when there is one), which counts as stored. Throws when neither took it.
+   */
+  private async store(settlement: Settlement, log: NewLog | undefined): Promise<void> {
+    try {
+      await this.write(settlement, log)
+    } catch (error) {
+      if (!this.spool) throw error
+      const kept = this.spool.keep(settlement, log)
+      this.options.onChargeKept?.(kept, error)
+    }
+  }
+
+  /** One settlement or refund to the database (SQLite: in the next batch); rejects when given up. */
+  private write(settlement: Settlement, log: NewLog | undefined): Promise<void> {
+    if (!this.prepared)
+      return this.serverWrites ? this.serverWrites.settle(settlement, log) : Promise.resolve()
+    return new Promise<void>((resolve, reject) => {
+      this.pendingSettlements.push({ settlement, log, resolve, reject })
+      // A refund is committed at once: the quota is usable by the retry that usually follows on
+      // another channel.
+      if (settlement[5] === 0) this.flushInBackground()
+      else this.scheduleFlush()
+    })
+  }
+
+  /**
+   * Applies the charges waiting in the spool: this node's, and those of nodes `isDead` says are
+   * dead (adopted first). Another node's charge is applied without its reservation, which the
+   * sweep of that node's holds gives back. A charge the database still refuses stays. Concurrent
+   * callers share one replay.
+   */
+  replaySpool(isDead: (nodeId: string) => boolean): Promise<void> {
+    this.replaying ??= this.replayOnce(isDead).finally(() => {
+      this.replaying = undefined
+    })
+    return this.replaying
+  }
+
+  private async replayOnce(isDead: (nodeId: string) => boolean): Promise<void> {
+    if (!this.spool) return
+    for (const charge of this.spool.adoptAndList(isDead)) {
+      const [tokenId, userId, channelId, reserved, actual, counted] = charge.settlement
+      const ownReservation = charge.origin === this.nodeId ? reserved : 0
+      if (ownReservation === 0 && actual === 0) {
+        this.spool.applied(charge) // a refund of a dead node: its sweep gives the quota back
+        continue
+      }
+      try {
+        await this.write([tokenId, userId, channelId, ownReservation, actual, counted], charge.log)
+      } catch {
+        continue // still refused: kept for the next replay
+      }
+      this.spool.applied(charge)
+      this.options.onChargeApplied?.(charge)
+    }
   }
 
   /**
@@ -284,9 +369,17 @@ export class Ledger implements ChargeQueue {
       )
     } catch (error) {
       for (const reservation of reservations) reservation.reject(error)
-      // Their requests were answered and are billed already: keep the charges and try again.
-      this.pendingSettlements = settlements.concat(this.pendingSettlements)
-      if (settlements.length > 0) {
+      // Their requests were answered and are billed already: keep the charges and try again,
+      // until the retry window is over when there is a spool to keep them in.
+      const now = Date.now()
+      const retried: QueuedSettlement[] = []
+      for (const queued of settlements) {
+        queued.failingSince ??= now
+        if (this.spool && now - queued.failingSince >= this.retryWindowMs) queued.reject(error)
+        else retried.push(queued)
+      }
+      this.pendingSettlements = retried.concat(this.pendingSettlements)
+      if (retried.length > 0) {
         this.flushTimer = setTimeout(() => this.flushInBackground(), FAILED_COMMIT_RETRY_MS)
       }
       throw error
@@ -313,14 +406,6 @@ export class Ledger implements ChargeQueue {
     reservation.settled = true
     const amount = reservation.amount
     if (amount <= 0) return
-    const refund: Settlement = [reservation.tokenId, reservation.userId, 0, amount, 0, 0]
-    if (this.prepared) {
-      // Through the settlement queue, committed at once: the quota is usable by the retry that
-      // usually follows on another channel.
-      this.pendingSettlements.push({ settlement: refund, resolve: () => {} })
-      this.flushInBackground()
-      return
-    }
-    await this.serverWrites?.settle(refund)
+    await this.store([reservation.tokenId, reservation.userId, 0, amount, 0, 0], undefined)
   }
 }

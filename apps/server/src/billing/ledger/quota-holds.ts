@@ -134,6 +134,16 @@ export async function sweepAbandonedHolds(
   return givenBack
 }
 
+/** The nodes whose heartbeat is younger than `timeoutSeconds` (by the database's clock). */
+export async function liveNodeIds(db: Kysely<MainSchema>, timeoutSeconds: number): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('relay_nodes')
+    .select('node_id')
+    .where('heartbeat_at', '>=', sql<number>`${databaseNow(db)} - ${timeoutSeconds}`)
+    .execute()
+  return new Set(rows.map((row) => row.node_id))
+}
+
 export interface QuotaHoldKeeperOptions {
   heartbeatMs?: number
   nodeTimeoutSeconds?: number

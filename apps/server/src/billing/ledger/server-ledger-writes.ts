@@ -33,6 +33,11 @@ export interface ServerLedgerOptions {
   settlementRetries?: RetryPolicy
   /** A settlement failed a whole round of tries (`round` of them so far); it is tried again. */
   onSettlementDelayed?: (error: unknown, pair: PairSettlement, round: number) => void
+  /**
+   * Rounds of tries after which a settlement is given up (its promise rejects; the ledger keeps it
+   * in the spool). Unset: tried for as long as the node runs.
+   */
+  settlementRounds?: number
 }
 
 /** A settlement or refund given up on as the node stopped (a refund costs 0 and counts no request). */
@@ -256,6 +261,7 @@ export class ServerLedgerWrites {
         return
       } catch (error) {
         if (this.givingUp) throw error
+        if (this.options.settlementRounds !== undefined && round >= this.options.settlementRounds) throw error
         this.options.onSettlementDelayed?.(error, pair, round)
       }
     }

@@ -57,3 +57,21 @@ export async function withRetries<T>(
     }
   }
 }
+
+/**
+ * The settlement policy cut to `windowMs`: the delays that fit in it, and tries that time out
+ * within it (a charge that went to the spool is not left waiting longer than that).
+ */
+export function settlementRetriesWithin(windowMs: number): RetryPolicy {
+  const delays: number[] = []
+  let total = 0
+  for (const delay of SETTLEMENT_RETRIES.delays) {
+    if (total + delay > windowMs) break
+    delays.push(delay)
+    total += delay
+  }
+  return {
+    delays,
+    attemptTimeoutMs: Math.min(SETTLEMENT_RETRIES.attemptTimeoutMs, Math.max(windowMs, 1_000)),
+  }
+}

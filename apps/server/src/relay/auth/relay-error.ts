@@ -45,6 +45,14 @@ export const billingUnavailable = () =>
     'billing_unavailable',
   )
 
+/** A token whose last charge the database did not take yet: served again once it has (fail closed). */
+export const chargesPending = () =>
+  new RelayError(
+    503,
+    'A charge of this token could not be stored in the database yet, so it is refused new requests until it is; the operator has been told. Try again later',
+    'billing_unavailable',
+  )
+
 /** Answers a RelayError in OpenAI's shape; anything else is rethrown for the error handler. */
 export function sendRelayError(
   reply: {

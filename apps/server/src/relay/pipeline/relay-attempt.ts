@@ -86,8 +86,8 @@ class ClientStream implements ClientSink {
   /** What the transformer returned before the answer began: sent with its first event. */
   private heldBack: Array<string | Buffer> = []
   private brokeOff: Error | undefined
-  /** The end of a complete stream, sent by finish() once its charge is stored. */
-  private tail: string | Buffer | undefined
+  /** A complete stream's end, sent by finish() once its charge is stored (see AttemptOutcome). */
+  private pendingEnd: { tail: ReturnType<StreamTransformer['finish']> } | undefined
   private upstreamRequestId: string | undefined
   private readonly createdAt = Date.now()
   private keepAlivesSeen = 0
@@ -156,7 +156,7 @@ class ClientStream implements ClientSink {
     if (!this.began && !transformer.answered) return
     if (!this.began) this.begin()
     if (!brokeOff) {
-      this.tail = tail
+      this.pendingEnd = { tail }
       return
     }
     // Cut short, it must not look complete (with a [DONE] and a clean end, SDKs handed the cut text
@@ -196,8 +196,8 @@ class ClientStream implements ClientSink {
   /** Ends a complete stream (a cut one was closed by end() already). */
   private finish(): void {
     const response = this.state.response
-    if (this.tail !== undefined && !response.destroyed) response.end(this.tail)
-    this.tail = undefined
+    if (this.pendingEnd && !response.destroyed) response.end(this.pendingEnd.tail)
+    this.pendingEnd = undefined
   }
 
   /**

@@ -11,12 +11,12 @@ import {
 } from '@one-api/providers'
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
-import type { Reservation } from '../../billing/ledger/ledger.ts'
+import { ChargesPending, type Reservation } from '../../billing/ledger/ledger.ts'
 import { resolvePricing } from '../../billing/pricing/resolve-pricing.ts'
 import { type CostInput, estimatePromptTokens, reservationFor } from '../../billing/request-cost.ts'
 import { findChannelById } from '../../db/repositories/channels-repository.ts'
 import { withinTime } from '../../platform/time-limit.ts'
-import { billingUnavailable, RelayError } from '../auth/relay-error.ts'
+import { billingUnavailable, chargesPending, RelayError } from '../auth/relay-error.ts'
 import { authenticateRelay, checkModelAllowed } from '../auth/token-auth.ts'
 import { sendAnswer, sendRelayErrorAnswer } from '../front/client-response.ts'
 import type { RelayServices } from '../relay-services.ts'
@@ -65,6 +65,9 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
     },
     ledgerFailed(error, what, requestId) {
       logger.error({ err: error, reqId: requestId }, `${what} failed: the balances may not show it`)
+    },
+    usageClamped(note, channel, requestId) {
+      logger.warn({ reqId: requestId, channelId: channel.id }, note)
     },
   }
   return async function relay(input: RelayInput): Promise<void> {
@@ -131,6 +134,8 @@ interface ServeHooks {
   warnUnsupported(channel: RoutedChannel): void
   /** A reservation, refund or settlement the database refused (its connection dropped, say). */
   ledgerFailed(error: unknown, what: string, requestId: string): void
+  /** The upstream reported more tokens than the request allows: they were cut down (usage-bounds.ts). */
+  usageClamped(note: string, channel: RoutedChannel, requestId: string): void
 }
 
 async function serve(
@@ -207,6 +212,7 @@ async function serve(
     try {
       reserved = await services.ledger.reserve(caller.token.id, caller.user.id, amount)
     } catch (error) {
+      if (error instanceof ChargesPending) throw chargesPending()
       hooks.ledgerFailed(error, 'reserving quota', state.requestId)
       throw billingUnavailable()
     }
@@ -266,6 +272,10 @@ async function serve(
       // Counted now: a database slow to store the charge (or out of reach) must not hide it.
       recordMetrics(services, state, labels, state.response.statusCode)
       const { notes, charge, streamed } = outcome
+      if (charge.clamped) {
+        hooks.usageClamped(charge.clamped, channel, state.requestId)
+        notes.push(charge.clamped)
+      }
       const logged = options.boolean('LogConsumeEnabled')
       const log = () => consumeLog(state, channel, pricing, mappedModel, charge, notes, streamed)
       try {

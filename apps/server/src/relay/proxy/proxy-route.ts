@@ -2,12 +2,13 @@ import { ChannelStatus, LogType, Role } from '@one-api/contracts'
 import { ChannelType } from '@one-api/contracts/channel-types'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
+import { ChargesPending } from '../../billing/ledger/ledger.ts'
 import { resolveGroupRatio } from '../../billing/pricing/group-ratio.ts'
 import { ceilQuota } from '../../billing/pricing/quota.ts'
 import { findChannelById } from '../../db/repositories/channels-repository.ts'
 import { systemLog } from '../../db/repositories/logs-repository.ts'
 import { readChannelId } from '../auth/channel-id.ts'
-import { billingUnavailable, RelayError, sendRelayError } from '../auth/relay-error.ts'
+import { billingUnavailable, chargesPending, RelayError, sendRelayError } from '../auth/relay-error.ts'
 import { authenticateRelay } from '../auth/token-auth.ts'
 import { RELAY_BODY_LIMIT } from '../front/relay-front.ts'
 import { readRequestBody } from '../front/request-reader.ts'
@@ -75,6 +76,7 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
       try {
         reserved = await services.ledger.reserve(caller.token.id, caller.user.id, quota)
       } catch (error) {
+        if (error instanceof ChargesPending) throw chargesPending()
         request.log.error({ err: error, reqId: request.id }, 'the ledger failed reserving quota')
         throw billingUnavailable()
       }

@@ -114,7 +114,7 @@ function* logRows(): Generator<Insertable<LogsTable>> {
   }
 }
 
-function* userRows(): Generator<Omit<UsersTable, 'id'>> {
+function* userRows(): Generator<Omit<UsersTable, 'id' | 'session_version'>> {
   for (let index = 0; index < USER_ROWS; index++) {
     yield {
       username: userName(index),

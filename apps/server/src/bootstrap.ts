@@ -13,6 +13,7 @@ import { describeTarget, parseDatabaseTarget } from './db/dsn.ts'
 import { migrateLogs, migrateMain } from './db/migrations/migrate.ts'
 import type { LogSchema, MainSchema } from './db/schema.ts'
 import { type EventBus, MemoryEventBus, RedisEventBus } from './platform/event-bus.ts'
+import { MemoryOneTimeStore, type OneTimeStore, RedisOneTimeStore } from './platform/one-time-store.ts'
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './platform/rate-limiter.ts'
 import { connectRedis } from './platform/redis.ts'
 import { ChannelHealthMonitor } from './relay/health/channel-health-monitor.ts'
@@ -64,11 +65,14 @@ export async function createRuntime(config: Config, logger: FastifyBaseLogger): 
   let redis: Redis | undefined
   let bus: EventBus = new MemoryEventBus()
   let rateLimiter: RateLimiter = new MemoryRateLimiter()
+  let oneTimeCodes: OneTimeStore = new MemoryOneTimeStore()
   if (config.REDIS_CONN_STRING) {
     redis = await connectRedis(config.REDIS_CONN_STRING, config.REDIS_PASSWORD, logger)
     bus = await RedisEventBus.create(redis, logger)
     await rateLimiter.close()
     rateLimiter = new RedisRateLimiter(redis)
+    await oneTimeCodes.close()
+    oneTimeCodes = new RedisOneTimeStore(redis)
     logger.info('Redis enabled: rate limits and change notifications are shared by every node')
   }
 
@@ -93,6 +97,7 @@ export async function createRuntime(config: Config, logger: FastifyBaseLogger): 
     options,
     bus,
     rateLimiter,
+    oneTimeCodes,
     sessions: new SessionCipher(config.SESSION_SECRET ?? randomBytes(32).toString('hex')),
     version: VERSION,
     startTime: Math.floor(Date.now() / 1000),
@@ -120,6 +125,7 @@ export async function createRuntime(config: Config, logger: FastifyBaseLogger): 
       await relay.close()
       await bus.close()
       await rateLimiter.close()
+      await oneTimeCodes.close()
       redis?.disconnect()
       if (logs !== (main as unknown)) await logs.close()
       await main.close()

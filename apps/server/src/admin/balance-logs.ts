@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { AppContext } from '../app-context.ts'
-import { insertLogs, type NewLog } from '../db/repositories/logs-repository.ts'
-import type { LogSchema, MainSchema } from '../db/schema.ts'
+import { insertLogs } from '../db/repositories/logs-repository.ts'
+import type { LogSchema, MainSchema, NewLog } from '../db/schema.ts'
 
 export type BalanceLogWriter = (logs: NewLog[]) => Promise<void>
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RouteDefinition } from '../http/route.ts'
+import { channelBody } from '../testing/channel-fixtures.ts'
 import { ApiClient } from '../testing/http-client.ts'
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../testing/test-app.ts'
 import { testDialects } from '../testing/test-databases.ts'
-import { channelBody } from './channels/channel-test-helpers.ts'
 import { managementRoutes } from './route-table.ts'
 
 /**

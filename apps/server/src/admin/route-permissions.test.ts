@@ -25,10 +25,12 @@ function concretePath(route: RouteDefinition): string {
   return route.url.replace(/:[A-Za-z_]+/g, '999999')
 }
 
-// Self-deletion would remove the caller; it runs last.
+// Self-deletion removes the caller and signing out ends the caller's sessions: they run last.
 function ordered(routes: RouteDefinition[]): RouteDefinition[] {
   const isSelfDelete = (route: RouteDefinition) => route.method === 'DELETE' && route.url === '/api/user/self'
-  return [...routes.filter((route) => !isSelfDelete(route)), ...routes.filter(isSelfDelete)]
+  const isLogout = (route: RouteDefinition) => route.url === '/api/user/logout'
+  const others = routes.filter((route) => !isSelfDelete(route) && !isLogout(route))
+  return [...others, ...routes.filter(isSelfDelete), ...routes.filter(isLogout)]
 }
 
 describe.each(testDialects())('route permissions on %s', (dialect) => {

@@ -1,5 +1,8 @@
 import pino from 'pino'
 import type { AppContext } from '../app-context.ts'
+import { emailRoutes } from '../auth/email-routes.ts'
+import { oauthRoutes } from '../auth/oauth-routes.ts'
+import { sessionRoutes } from '../auth/session-routes.ts'
 import type { RouteDefinition } from '../http/route.ts'
 import { accountRoutes } from './account/account-routes.ts'
 import { selfRoutes } from './account/self-routes.ts'
@@ -24,9 +27,12 @@ export function managementRoutes(context: AppContext): RouteDefinition[] {
   return [
     ...statusRoutes(context),
     ...accountRoutes(context),
+    ...emailRoutes(context),
+    ...oauthRoutes(context),
     ...selfRoutes(context),
     ...optionRoutes(context),
     ...userRoutes(context),
+    ...sessionRoutes(context),
     ...tokenRoutes(context),
     ...channelRoutes(context),
     ...channelTestRoutes(context, context.channelTests ?? new ChannelTestRunner(context, silentLogger)),

@@ -10,7 +10,7 @@ import { SESSION_COOKIE } from './session-cookie.ts'
 /**
  * Resolves the caller from the session cookie, else from `Authorization: <access token>`, and
  * checks the route's level. The user row is read on every request, so disabling, deleting or
- * demoting a user takes effect on the very next request on every node.
+ * demoting a user, or ending their sessions, takes effect on the very next request on every node.
  */
 export async function authenticate(
   context: AppContext,
@@ -19,7 +19,7 @@ export async function authenticate(
   access: AccessLevel,
 ) {
   const session = context.sessions.open(request.cookies[SESSION_COOKIE])
-  let user = session ? await findUserById(context.db, session.userId) : undefined
+  let user = session ? await sessionUser(context, request) : undefined
   // The browser sends the cookie along with requests other sites make it send.
   if (user && changesState(request) && comesFromAnotherSite(request)) throw forbidden(CROSS_SITE_MESSAGE)
   if (!user) {
@@ -47,4 +47,16 @@ export async function authenticate(
     )
   }
   request.user = normalizeUser(user)
+}
+
+/**
+ * The user of the request's session cookie, if the session is still current: a session issued
+ * before the user signed out, changed the password or was banned is over. Status is not checked.
+ */
+export async function sessionUser(context: AppContext, request: FastifyRequest) {
+  const session = context.sessions.open(request.cookies[SESSION_COOKIE])
+  if (!session) return undefined
+  const user = await findUserById(context.db, session.userId)
+  if (!user || (session.version ?? 0) !== Number(user.session_version ?? 0)) return undefined
+  return user
 }

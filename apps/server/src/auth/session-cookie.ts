@@ -3,11 +3,14 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 /**
  * The session lives in a cookie that is encrypted and authenticated with AES-256-GCM under a key
  * derived from SESSION_SECRET: the browser can neither read nor forge it. It only names the user;
- * role and status are read fresh on every request, so a ban or demotion takes effect at once.
+ * role and status are read fresh on every request, so a ban or demotion takes effect at once, and
+ * so is the user's session version, so signing out ends every copy of the cookie.
  */
 export interface SessionPayload {
   userId: number
   issuedAt: number
+  /** users.session_version when issued: raising that column ends the session (absent means 0). */
+  version?: number
 }
 
 export const SESSION_COOKIE = 'session'

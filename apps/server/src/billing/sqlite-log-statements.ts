@@ -1,6 +1,6 @@
 import { logsTable } from '../db/migrations/table-definitions.ts'
 import { totalsByDay } from '../db/repositories/log-totals.ts'
-import type { NewLog } from '../db/repositories/logs-repository.ts'
+import type { NewLog } from '../db/schema.ts'
 import type { StatementRun } from '../db/sqlite-write-thread.ts'
 
 /**

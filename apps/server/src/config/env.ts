@@ -67,6 +67,11 @@ const envSchema = z.object({
   USER_CONTENT_REQUEST_TIMEOUT: integerVar(1).default(30),
   THEME: z.string().default('default'),
   TURNSTILE_VERIFY_URL: z.url('must be a URL').optional(),
+  // Identity providers' addresses, for tests, proxies and air-gapped installs (docs/sign-in.md).
+  GITHUB_OAUTH_URL: z.url('must be a URL').default('https://github.com'),
+  GITHUB_API_URL: z.url('must be a URL').default('https://api.github.com'),
+  LARK_OPEN_API_URL: z.url('must be a URL').default('https://open.feishu.cn'),
+  LARK_PASSPORT_URL: z.url('must be a URL').default('https://passport.feishu.cn'),
   SHUTDOWN_TIMEOUT: integerVar(0).default(10),
   // Seconds after which a node that stopped writing its heartbeat counts as dead and the quota it
   // held for requests in flight is given back.

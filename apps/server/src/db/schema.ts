@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely'
+import type { Generated, Insertable } from 'kysely'
 
 /**
  * Kysely types of the one-api-compatible tables. Table and column names are
@@ -27,6 +27,8 @@ export interface UsersTable {
   last_login_ip: string
   last_login_time: number
   created_time: number
+  /** Raised to end every session of the user at once; a session cookie names the value it was issued at. */
+  session_version: Generated<number>
 }
 
 export interface TokensTable {
@@ -106,6 +108,9 @@ export interface LogsTable {
   system_prompt_reset: boolean | number
   ip: string
 }
+
+/** A log row to insert. */
+export type NewLog = Insertable<LogsTable>
 
 export interface OptionsTable {
   key: string

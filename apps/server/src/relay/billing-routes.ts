@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../app-context.ts'
+import { findOwnToken } from '../db/repositories/tokens-repository.ts'
+import { findUserById } from '../db/repositories/users-repository.ts'
 import { toBoolean } from '../db/schema.ts'
 import { sendRelayError } from './auth/relay-error.ts'
 import { authenticateRelay } from './auth/token-auth.ts'
@@ -19,16 +21,10 @@ export function registerBillingRoutes(
   const { options, db } = context
   const read = async (authorization: string | undefined, ip: string) => {
     const caller = await authenticateRelay(services.cache, authorization, ip)
-    const token = await db
-      .selectFrom('tokens')
-      .select(['remain_quota', 'used_quota', 'unlimited_quota', 'expired_time'])
-      .where('id', '=', caller.token.id)
-      .executeTakeFirstOrThrow()
-    const user = await db
-      .selectFrom('users')
-      .select(['quota', 'used_quota'])
-      .where('id', '=', caller.user.id)
-      .executeTakeFirstOrThrow()
+    const token = await findOwnToken(db, caller.user.id, caller.token.id)
+    const user = await findUserById(db, caller.user.id)
+    // Deleted between authentication and this read: an internal error, as any failed read.
+    if (!token || !user) throw new Error('token or user vanished after authentication')
     return { token, user }
   }
   const inUnits = (quota: number) =>

@@ -10,6 +10,8 @@ export interface ApiResponse<T = any> {
 
 export class ApiClient {
   private cookie = ''
+  /** Cookies other than the session (the OAuth state's browser binding). */
+  private readonly otherCookies = new Map<string, string>()
 
   constructor(
     readonly baseUrl: string,
@@ -22,7 +24,8 @@ export class ApiClient {
     options: { json?: unknown; raw?: string; headers?: Record<string, string> } = {},
   ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers }
-    if (this.cookie) headers.cookie = this.cookie
+    const cookies = [this.cookie, ...[...this.otherCookies].map(([name, value]) => `${name}=${value}`)]
+    if (cookies.some(Boolean)) headers.cookie = cookies.filter(Boolean).join('; ')
     if (this.authorization) headers.authorization = this.authorization
     let body: string | undefined
     if (options.json !== undefined) {
@@ -37,8 +40,10 @@ export class ApiClient {
     for (const line of setCookie) {
       const [pair] = line.split(';')
       const [name, value] = pair.split('=')
-      if (name === 'session') this.cookie = value ? `session=${value}` : ''
-      if (/Expires=Thu, 01 Jan 1970/i.test(line) || /Max-Age=0/i.test(line)) this.cookie = ''
+      const expired = /Expires=Thu, 01 Jan 1970/i.test(line) || /Max-Age=0/i.test(line)
+      if (name === 'session') this.cookie = value && !expired ? `session=${value}` : ''
+      else if (value && !expired) this.otherCookies.set(name, value)
+      else this.otherCookies.delete(name)
     }
     const text = await response.text()
     let parsed: unknown = text

@@ -1,10 +1,26 @@
-import { loginInputSchema, Role, registerInputSchema, UserStatus } from '@one-api/contracts'
+import {
+  loginInputSchema,
+  type RegisterInput,
+  Role,
+  registerInputSchema,
+  UserStatus,
+} from '@one-api/contracts'
 import type { AppContext } from '../../app-context.ts'
+import { sessionUser } from '../../auth/authenticate.ts'
+import { comesFromAnotherSite } from '../../auth/cross-site.ts'
+import { assertEmailDomainAllowed, parseEmail } from '../../auth/email-address.ts'
+import { consumeMailCode } from '../../auth/mail-codes.ts'
 import { verifyPassword } from '../../auth/password.ts'
-import { SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from '../../auth/session-cookie.ts'
+import { SESSION_COOKIE } from '../../auth/session-cookie.ts'
+import { clearSessionCookie, signIn } from '../../auth/sign-in.ts'
 import { checkTurnstile } from '../../auth/turnstile.ts'
-import { findUserByEmail, findUserById, findUserByUsername } from '../../db/repositories/users-repository.ts'
-import { AppError, badRequest, forbidden } from '../../http/errors.ts'
+import {
+  endUserSessions,
+  findUserByEmail,
+  findUserById,
+  findUserByUsername,
+} from '../../db/repositories/users-repository.ts'
+import { AppError, badRequest, conflict, forbidden } from '../../http/errors.ts'
 import { ok, type RouteDefinition } from '../../http/route.ts'
 import { parseInput } from '../../http/validate.ts'
 import { createUser } from './create-user.ts'
@@ -35,19 +51,7 @@ export function accountRoutes(context: AppContext): RouteDefinition[] {
         ) {
           throw new AppError('invalid_credentials', BAD_CREDENTIALS)
         }
-        const now = Math.floor(Date.now() / 1000)
-        await db
-          .updateTable('users')
-          .set({ last_login_ip: request.ip, last_login_time: now })
-          .where('id', '=', user.id)
-          .execute()
-        reply.setCookie(SESSION_COOKIE, sessions.seal({ userId: user.id, issuedAt: now }), {
-          path: '/',
-          httpOnly: true,
-          sameSite: 'lax',
-          secure: request.protocol === 'https',
-          maxAge: SESSION_MAX_AGE_SECONDS,
-        })
+        await signIn(context, request, reply, user)
         return ok(toSessionUser(user))
       },
     },
@@ -55,8 +59,13 @@ export function accountRoutes(context: AppContext): RouteDefinition[] {
       method: 'GET',
       url: '/api/user/logout',
       access: Role.Guest,
-      handler: async (_request, reply) => {
-        reply.clearCookie(SESSION_COOKIE, { path: '/' })
+      handler: async (request, reply) => {
+        // Signing out ends every session of the user, on every device, not only this cookie; a
+        // cookie that is already over changes nothing, and a sign-out another site makes the
+        // browser send only clears this browser's cookie.
+        const user = await sessionUser(context, request)
+        if (user && !comesFromAnotherSite(request)) await endUserSessions(db, user.id)
+        clearSessionCookie(reply)
         return ok()
       },
     },
@@ -74,15 +83,14 @@ export function accountRoutes(context: AppContext): RouteDefinition[] {
         }
         const input = parseInput(registerInputSchema, request.body)
         await checkTurnstile(context, request)
+        let email: string | undefined
         if (options.boolean('EmailVerificationEnabled')) {
-          // Email codes are sent by the verification flow, which is not part of this release yet.
-          throw badRequest(
-            'Email verification is enabled, but sending verification codes is not supported yet',
-          )
+          email = await consumeRegistrationCode(context, input)
         }
         const id = await createUser(context, {
           username: input.username,
           password: input.password,
+          email,
           inviterAffCode: input.aff_code || undefined,
         })
         const user = await findUserById(db, id)
@@ -90,4 +98,24 @@ export function accountRoutes(context: AppContext): RouteDefinition[] {
       },
     },
   ]
+}
+
+/**
+ * With EmailVerificationEnabled, registration needs the address and the code mailed to it by
+ * /api/verification. The code is used up only once everything else is known to be acceptable.
+ */
+async function consumeRegistrationCode(context: AppContext, input: RegisterInput): Promise<string> {
+  if (!input.email || !input.verification_code) {
+    throw badRequest('Email verification is enabled: enter your email address and the code mailed to it')
+  }
+  const email = parseEmail(input.email)
+  assertEmailDomainAllowed(context.options, email)
+  if (await findUserByUsername(context.db, input.username)) throw conflict('This username is already taken')
+  if (await findUserByEmail(context.db, email)) {
+    throw conflict('This email address is already used by another account')
+  }
+  if (!(await consumeMailCode(context, 'email-verification', email, input.verification_code))) {
+    throw badRequest('The verification code is wrong or has expired')
+  }
+  return email
 }

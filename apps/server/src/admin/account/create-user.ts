@@ -2,7 +2,7 @@ import { DEFAULT_TOKEN_NAME, formatQuota, LogType, Role, UserStatus } from '@one
 import type { AppContext } from '../../app-context.ts'
 import { hashPassword } from '../../auth/password.ts'
 import { generateTokenKey, randomString } from '../../auth/random.ts'
-import { type NewLog, systemLog } from '../../db/repositories/logs-repository.ts'
+import { systemLog } from '../../db/repositories/logs-repository.ts'
 import { insertToken, unlimitedToken } from '../../db/repositories/tokens-repository.ts'
 import {
   addUserQuota,
@@ -10,6 +10,7 @@ import {
   findUserByUsername,
   insertUser,
 } from '../../db/repositories/users-repository.ts'
+import type { NewLog } from '../../db/schema.ts'
 import { conflict } from '../../http/errors.ts'
 import { balanceLogWriter } from '../balance-logs.ts'
 

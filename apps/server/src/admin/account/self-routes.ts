@@ -1,13 +1,18 @@
-import { Role, UserStatus, updateSelfInputSchema } from '@one-api/contracts'
+import { Role, updateSelfInputSchema } from '@one-api/contracts'
 import type { AppContext } from '../../app-context.ts'
 import { hashPassword } from '../../auth/password.ts'
 import { randomHex32 } from '../../auth/random.ts'
-import { SESSION_COOKIE } from '../../auth/session-cookie.ts'
-import { findUserById, findUserByUsername } from '../../db/repositories/users-repository.ts'
+import { clearSessionCookie, setSessionCookie } from '../../auth/sign-in.ts'
+import {
+  findUserById,
+  findUserByUsername,
+  softDeleteUser,
+  updateUserFields,
+} from '../../db/repositories/users-repository.ts'
 import { badRequest, conflict, forbidden } from '../../http/errors.ts'
 import { currentUser, ok, type RouteDefinition } from '../../http/route.ts'
 import { parseInput } from '../../http/validate.ts'
-import { USER_CHANGED } from '../../relay/auth/relay-cache.ts'
+import { BusTopic } from '../../platform/bus-topics.ts'
 import { uniqueAffCode } from './create-user.ts'
 import { toUserView } from './user-view.ts'
 
@@ -25,7 +30,7 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
       method: 'PUT',
       url: '/api/user/self',
       access: Role.Common,
-      handler: async (request) => {
+      handler: async (request, reply) => {
         const user = currentUser(request)
         const input = parseInput(updateSelfInputSchema, request.body)
         const changes: { username?: string; display_name?: string; password?: string } = {}
@@ -37,8 +42,10 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
         if (input.display_name !== undefined) changes.display_name = input.display_name
         if (input.password) changes.password = await hashPassword(input.password)
         if (Object.keys(changes).length === 0) throw badRequest('Nothing to update')
-        await db.updateTable('users').set(changes).where('id', '=', user.id).execute()
+        // A new password ends every other session; this one continues with a fresh cookie.
+        await updateUserFields(db, user.id, changes)
         const updated = await findUserById(db, user.id)
+        if (updated && changes.password) setSessionCookie(context, request, reply, updated)
         return ok(updated ? toUserView(updated) : undefined)
       },
     },
@@ -50,17 +57,9 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
         const user = currentUser(request)
         if (user.role >= Role.Root) throw forbidden('The super administrator account cannot be deleted')
         // Soft delete as one-api: the row stays for logs and quota history; the name is freed.
-        await db
-          .updateTable('users')
-          .set({
-            status: UserStatus.deleted,
-            username: `deleted_${randomHex32().slice(0, 16)}`,
-            access_token: null,
-          })
-          .where('id', '=', user.id)
-          .execute()
-        await context.bus.publish(USER_CHANGED, String(user.id), `user #${user.id}`)
-        reply.clearCookie(SESSION_COOKIE, { path: '/' })
+        await softDeleteUser(db, user.id, `deleted_${randomHex32().slice(0, 16)}`)
+        await context.bus.publish(BusTopic.userChanged, String(user.id), `user #${user.id}`)
+        clearSessionCookie(reply)
         return ok()
       },
     },

@@ -1,26 +1,25 @@
 import { ChannelStatus, Role } from '@one-api/contracts'
 import type { FastifyReply } from 'fastify'
-import type { AppContext } from '../../app-context.ts'
-import { findChannelById } from '../../db/repositories/channels-repository.ts'
+import type { AppContext, ChannelTests } from '../../app-context.ts'
+import {
+  findChannelById,
+  findChannelIdsByStatus,
+  updateChannel,
+} from '../../db/repositories/channels-repository.ts'
 import { badRequest, notFound } from '../../http/errors.ts'
 import { idOf } from '../../http/request-params.ts'
 import { ok, type RouteDefinition } from '../../http/route.ts'
 import { fetchBalance, UnsupportedBalance } from '../../relay/health/balance.ts'
 import { applyTestResult, testChannel } from '../../relay/health/channel-tester.ts'
 import { toRoutedChannel } from '../../relay/routing/routed-channel.ts'
-import type { ChannelTestRunner } from './channel-test-runner.ts'
 
 /** Channel test, test-all and balance, admin only. */
-export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner): RouteDefinition[] {
+export function channelTestRoutes(context: AppContext, runner: ChannelTests): RouteDefinition[] {
   const updateBalance = async (id: number) => {
     const row = await findChannelById(context.db, id)
     if (!row) throw notFound('channel not found')
     const balance = await fetchBalance(toRoutedChannel(row))
-    await context.db
-      .updateTable('channels')
-      .set({ balance, balance_updated_time: Math.floor(Date.now() / 1000) })
-      .where('id', '=', id)
-      .execute()
+    await updateChannel(context.db, id, { balance, balance_updated_time: Math.floor(Date.now() / 1000) })
     return balance
   }
   return [
@@ -79,15 +78,11 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
       access: Role.Admin,
       changesState: true,
       handler: async () => {
-        const rows = await context.db
-          .selectFrom('channels')
-          .select('id')
-          .where('status', '=', ChannelStatus.enabled)
-          .execute()
+        const ids = await findChannelIdsByStatus(context.db, [ChannelStatus.enabled])
         let updated = 0
-        for (const row of rows) {
+        for (const id of ids) {
           try {
-            await updateBalance(row.id)
+            await updateBalance(id)
             updated++
           } catch {
             // Unsupported types and failed queries are skipped; single updates report them.

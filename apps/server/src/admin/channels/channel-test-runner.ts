@@ -1,20 +1,28 @@
 import { ChannelStatus } from '@one-api/contracts'
 import type { FastifyBaseLogger } from 'fastify'
-import type { AppContext } from '../../app-context.ts'
-import { applyTestResult, testChannel } from '../../relay/health/channel-tester.ts'
-import { notifyRoot } from '../../relay/health/notify-root.ts'
+import type { ChannelTests } from '../../app-context.ts'
+import {
+  type ApplyDependencies,
+  applyTestResult,
+  type TestDependencies,
+  testChannel,
+} from '../../relay/health/channel-tester.ts'
+import { type NotifyDependencies, notifyRoot } from '../../relay/health/notify-root.ts'
+
+/** What a run uses: testing, applying results, telling root (the pause between tests is in config). */
+export type RunnerDependencies = TestDependencies & ApplyDependencies & NotifyDependencies
 
 /**
  * Tests many channels one after another in the background, at most one run per node at a time;
  * also run every CHANNEL_TEST_FREQUENCY minutes. Slow enabled channels (over the
  * ChannelDisableThreshold seconds) are disabled when automatic disabling is on.
  */
-export class ChannelTestRunner {
+export class ChannelTestRunner implements ChannelTests {
   private running = false
   private timer: NodeJS.Timeout | undefined
 
   constructor(
-    private readonly context: AppContext,
+    private readonly context: RunnerDependencies,
     private readonly logger: FastifyBaseLogger,
   ) {}
 

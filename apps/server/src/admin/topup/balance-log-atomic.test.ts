@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ApiClient } from '../../testing/http-client.ts'
 import { startTestApp, type TestApp } from '../../testing/test-app.ts'
 import { type TestDialect, testDialects } from '../../testing/test-databases.ts'
-import { createSignedInUser, readUser, signInAsRoot, type TestUser } from '../users/user-test-fixtures.ts'
+import { createSignedInUser, readUser, signInAsRoot, type TestUser } from '../../testing/user-fixtures.ts'
 
 /**
  * A write that changes a balance and records it is all or nothing: while the database refuses

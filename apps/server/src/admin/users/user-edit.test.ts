@@ -10,7 +10,7 @@ import {
   signInAsRoot,
   snapshotTable,
   type TestUser,
-} from './user-test-fixtures.ts'
+} from '../../testing/user-fixtures.ts'
 
 describe.each(testDialects())('creating, editing and deleting users on %s', (dialect) => {
   let server: TestApp

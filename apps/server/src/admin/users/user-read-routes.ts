@@ -1,6 +1,7 @@
 import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS, Role } from '@one-api/contracts'
 import { USER_LIST_ORDERS, type UserListOrder } from '@one-api/contracts/user-admin'
 import type { AppContext } from '../../app-context.ts'
+import { listEnabledModelsOfGroups } from '../../db/repositories/abilities-repository.ts'
 import { listUsers, listUsersSharingIp, searchUsers } from '../../db/repositories/users-repository.ts'
 import { idOf, pageOf, queryText } from '../../http/request-params.ts'
 import { currentUser, ok, type RouteDefinition } from '../../http/route.ts'
@@ -71,15 +72,7 @@ export function userReadRoutes(context: AppContext): RouteDefinition[] {
           .split(',')
           .map((group) => group.trim())
           .filter(Boolean)
-        const rows = await db
-          .selectFrom('abilities')
-          .select('model')
-          .distinct()
-          .where('group', 'in', groups)
-          .where('enabled', '=', true)
-          .execute()
-        // Sorted here: database collations would order case and symbols differently per dialect.
-        return ok(rows.map((row) => row.model).sort())
+        return ok(await listEnabledModelsOfGroups(db, groups))
       },
     },
     {

@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, Migrator } from 'kysely'
-import type { Dialect } from '../database.ts'
+import type { Dialect } from '../dialect.ts'
 import { backfillDailyTotals } from '../repositories/log-totals.ts'
 import { ensureTables } from './ensure-tables.ts'
 import { logTables, mainTables, quotaHoldTables } from './table-definitions.ts'
@@ -16,6 +16,8 @@ function mainMigrations(dialect: Dialect): Record<string, Migration> {
     // The ids of the last writes on each hold row, which make the ledger's retries apply once
     // (server-ledger-writes.ts).
     '0003-quota-hold-write-ids': { up: (db) => ensureTables(db, dialect, quotaHoldTables) },
+    // users.session_version, which makes sessions revocable (sign-out ends every session).
+    '0004-user-session-version': { up: (db) => ensureTables(db, dialect, mainTables) },
   }
 }
 

@@ -85,6 +85,8 @@ export const usersTable: TableDefinition = {
     varchar('last_login_ip', 64),
     bigint('last_login_time'),
     bigint('created_time'),
+    // Not in one-api: raised to end every session of the user (sign-out, password change, ban).
+    integer('session_version'),
   ],
   indexes: [
     { name: 'idx_users_display_name', columns: ['display_name'] },

@@ -54,3 +54,19 @@ export async function rebuildAbilities(db: Executor, channel: AbilitySource): Pr
       .execute()
   }
 }
+
+/**
+ * The distinct models that enabled channels serve to any of `groups`, sorted in JavaScript: database
+ * collations would order case and symbols differently per dialect.
+ */
+export async function listEnabledModelsOfGroups(db: Executor, groups: readonly string[]): Promise<string[]> {
+  if (groups.length === 0) return []
+  const rows = await db
+    .selectFrom('abilities')
+    .select('model')
+    .distinct()
+    .where('group', 'in', groups)
+    .where('enabled', '=', true)
+    .execute()
+  return rows.map((row) => row.model).sort()
+}

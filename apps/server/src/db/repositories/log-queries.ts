@@ -1,15 +1,14 @@
 import { LogType } from '@one-api/contracts'
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely'
+import { isSqlite, startsWith } from '../dialect.ts'
 import type { LogSchema } from '../schema.ts'
 import {
   dayOf,
   dropEmptyDays,
   inTransaction,
-  isSqlite,
   subtractDeletedLogs,
   sumConsumeLogsByDay,
 } from './log-totals.ts'
-import { startsWith } from './starts-with.ts'
 
 /**
  * Reads of the logs table for the log pages. The table can hold millions of rows, so every list

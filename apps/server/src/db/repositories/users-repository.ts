@@ -1,7 +1,6 @@
-import type { Kysely, Selectable, Transaction, UpdateObject } from 'kysely'
-import type { Dialect } from '../database.ts'
+import { type Kysely, type Selectable, sql, type Transaction, type UpdateObject } from 'kysely'
+import { type Dialect, startsWith } from '../dialect.ts'
 import type { MainSchema, UsersTable } from '../schema.ts'
-import { startsWith } from './starts-with.ts'
 
 export type UserRow = Selectable<UsersTable>
 type Executor = Kysely<MainSchema> | Transaction<MainSchema>
@@ -39,7 +38,7 @@ export async function countUsers(db: Executor): Promise<number> {
   return Number(row.count)
 }
 
-export type NewUser = Omit<UserRow, 'id'>
+export type NewUser = Omit<UserRow, 'id' | 'session_version'>
 
 export async function insertUser(db: Executor, user: NewUser): Promise<number> {
   const result = await db.insertInto('users').values(user).executeTakeFirstOrThrow()
@@ -79,6 +78,7 @@ export function normalizeUser(row: UserRow): UserRow {
     used_quota: Number(row.used_quota ?? 0),
     request_count: Number(row.request_count ?? 0),
     inviter_id: Number(row.inviter_id ?? 0),
+    session_version: Number(row.session_version ?? 0),
   }
 }
 
@@ -140,8 +140,25 @@ export function listUsersSharingIp(db: Executor, offset: number, limit: number) 
     .execute()
 }
 
+/**
+ * Writes the changes. A write that sets a new password or a status other than enabled (disabled,
+ * deleted) also ends every session of the user, so a copied cookie stops working on every node.
+ */
 export async function updateUserFields(db: Executor, id: number, changes: UpdateObject<MainSchema, 'users'>) {
-  await db.updateTable('users').set(changes).where('id', '=', id).execute()
+  const endsSessions =
+    changes.password !== undefined || (changes.status !== undefined && changes.status !== 1)
+  await db
+    .updateTable('users')
+    .set(endsSessions ? { ...changes, session_version: nextSessionVersion } : changes)
+    .where('id', '=', id)
+    .execute()
+}
+
+const nextSessionVersion = sql<number>`session_version + 1`
+
+/** Ends every session of the user: cookies issued before this call are refused from now on. */
+export async function endUserSessions(db: Executor, id: number): Promise<void> {
+  await db.updateTable('users').set({ session_version: nextSessionVersion }).where('id', '=', id).execute()
 }
 
 /**

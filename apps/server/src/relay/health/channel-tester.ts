@@ -4,8 +4,9 @@ import type { Selectable } from 'kysely'
 import type { AppContext } from '../../app-context.ts'
 import { insertLogs, systemLog } from '../../db/repositories/logs-repository.ts'
 import type { ChannelsTable } from '../../db/schema.ts'
+import { BusTopic } from '../../platform/bus-topics.ts'
 import { readWholeBody } from '../pipeline/streamed-response.ts'
-import { CHANNEL_HEALTHY } from '../routing/channel-router.ts'
+import type { RelayServices } from '../relay-services.ts'
 import { toRoutedChannel } from '../routing/routed-channel.ts'
 import { redactChannelKey } from './redact-key.ts'
 
@@ -21,6 +22,14 @@ export interface ChannelTestResult {
 
 const TEST_TIMEOUT_MS = 60_000
 
+/** What a channel test reads and writes: the channel and log tables, the test prompt, the transport. */
+export type TestDependencies = Pick<AppContext, 'db' | 'logDb' | 'config'> & {
+  relay: Pick<RelayServices, 'upstream'>
+}
+
+/** What applying a result touches: the bus, the automatic switches and the failure accounting. */
+export type ApplyDependencies = Pick<AppContext, 'bus' | 'options' | 'channelHealth'>
+
 /**
  * Sends one small non-stream chat request through the channel's own adaptor:
  * the requested model if the channel lists it, else gpt-3.5-turbo if listed, else its first model.
@@ -28,7 +37,7 @@ const TEST_TIMEOUT_MS = 60_000
  * quota. What the upstream said is passed on without the channel's key (redact-key.ts).
  */
 export async function testChannel(
-  context: AppContext,
+  context: TestDependencies,
   row: Selectable<ChannelsTable>,
   requestedModel?: string,
 ): Promise<ChannelTestResult> {
@@ -116,13 +125,13 @@ function replyText(body: Buffer): string {
 
 /** Applies a test result to the channel's status, as far as the automatic switches allow. */
 export async function applyTestResult(
-  context: AppContext,
+  context: ApplyDependencies,
   row: Selectable<ChannelsTable>,
   result: ChannelTestResult,
   slowerThanSeconds?: number,
 ): Promise<void> {
   // A channel that answers its test is taken back into use at once, cooling down or not.
-  if (result.ok) await context.bus.publish(CHANNEL_HEALTHY, String(row.id), `channel #${row.id}`)
+  if (result.ok) await context.bus.publish(BusTopic.channelHealthy, String(row.id), `channel #${row.id}`)
   const monitor = context.channelHealth
   if (!monitor) return
   const { options } = context

@@ -9,8 +9,10 @@ import { sendMail, smtpConfigured } from '../../platform/mailer.ts'
  * configured (a POST of {title, description, content, token}), else by email to root when SMTP is
  * configured and root has an email address. The server log always gets the message too.
  */
+export type NotifyDependencies = Pick<AppContext, 'options' | 'db'>
+
 export async function notifyRoot(
-  context: AppContext,
+  context: NotifyDependencies,
   logger: FastifyBaseLogger,
   title: string,
   content: string,
@@ -39,7 +41,7 @@ export async function notifyRoot(
 }
 
 async function emailRoot(
-  context: AppContext,
+  context: NotifyDependencies,
   logger: FastifyBaseLogger,
   title: string,
   content: string,

@@ -1,0 +1,131 @@
+import { Role } from '@one-api/contracts'
+import type { FastifyRequest } from 'fastify'
+import type { AppContext } from '../app-context.ts'
+import { updateUserFields } from '../db/repositories/users-repository.ts'
+import { conflict, forbidden } from '../http/errors.ts'
+import { currentUser, ok, type RouteDefinition } from '../http/route.ts'
+import { githubIdentity } from './github-oauth.ts'
+import { larkIdentity } from './lark-oauth.ts'
+import { completeExternalSignIn } from './oauth-account.ts'
+import { consumeOAuthState, issueOAuthState } from './oauth-state.ts'
+import { oidcEndpoints, oidcIdentity } from './oidc-auth.ts'
+import { wechatIdentity } from './wechat-auth.ts'
+
+const MAX_CODE_LENGTH = 1024
+
+/** The provider's one-time `code` of a callback; a missing one is refused before any call. */
+function codeOf(request: FastifyRequest): string {
+  const code = (request.query as { code?: unknown }).code
+  if (typeof code !== 'string' || code === '' || code.length > MAX_CODE_LENGTH) {
+    throw forbidden('The authorization code is missing: please sign in again')
+  }
+  return code
+}
+
+/**
+ * Third-party sign-in: GitHub, Lark and OIDC callbacks need a state from /api/oauth/state; WeChat
+ * codes come from the official account. Each signs in, registers (when open) or, when the caller is
+ * signed in, binds the identity to them.
+ */
+export function oauthRoutes(context: AppContext): RouteDefinition[] {
+  const { options } = context
+  return [
+    {
+      method: 'GET',
+      url: '/api/oauth/state',
+      access: Role.Guest,
+      rateLimit: 'critical',
+      handler: async (request, reply) => {
+        const issued = await issueOAuthState(context, request, reply)
+        // `?pkce=S256` (OIDC): the challenge and the authorization endpoint come with the state.
+        if ((request.query as { pkce?: unknown }).pkce !== 'S256') return ok(issued.state)
+        const endpoints = options.boolean('OidcEnabled') ? await oidcEndpoints(context) : undefined
+        return ok({
+          state: issued.state,
+          code_challenge: issued.codeChallenge,
+          code_challenge_method: 'S256',
+          authorization_endpoint: endpoints?.authorization ?? '',
+        })
+      },
+    },
+    {
+      method: 'GET',
+      url: '/api/oauth/github',
+      access: Role.Guest,
+      rateLimit: 'critical',
+      handler: async (request, reply) => {
+        if (!options.boolean('GitHubOAuthEnabled')) {
+          throw forbidden('The administrator has not enabled sign-in and registration with GitHub')
+        }
+        await consumeOAuthState(context, request)
+        const identity = await githubIdentity(context, codeOf(request))
+        return completeExternalSignIn(context, request, reply, identity)
+      },
+    },
+    {
+      method: 'GET',
+      url: '/api/oauth/lark',
+      access: Role.Guest,
+      rateLimit: 'critical',
+      handler: async (request, reply) => {
+        if (!options.get('LarkClientId')) {
+          throw forbidden('The administrator has not enabled sign-in and registration with Lark')
+        }
+        await consumeOAuthState(context, request)
+        const identity = await larkIdentity(context, codeOf(request))
+        return completeExternalSignIn(context, request, reply, identity)
+      },
+    },
+    {
+      method: 'GET',
+      url: '/api/oauth/oidc',
+      access: Role.Guest,
+      rateLimit: 'critical',
+      handler: async (request, reply) => {
+        if (!options.boolean('OidcEnabled')) {
+          throw forbidden('The administrator has not enabled sign-in and registration with OIDC')
+        }
+        const verifier = await consumeOAuthState(context, request)
+        const identity = await oidcIdentity(context, codeOf(request), verifier)
+        return completeExternalSignIn(context, request, reply, identity)
+      },
+    },
+    {
+      method: 'GET',
+      url: '/api/oauth/wechat',
+      access: Role.Guest,
+      rateLimit: 'critical',
+      handler: async (request, reply) => {
+        if (!options.boolean('WeChatAuthEnabled')) {
+          throw forbidden('The administrator has not enabled sign-in and registration with WeChat')
+        }
+        const identity = await wechatIdentity(context, codeOf(request))
+        return completeExternalSignIn(context, request, reply, identity)
+      },
+    },
+    {
+      method: 'GET',
+      url: '/api/oauth/wechat/bind',
+      access: Role.Common,
+      changesState: true,
+      rateLimit: 'critical',
+      handler: async (request) => {
+        if (!options.boolean('WeChatAuthEnabled')) {
+          throw forbidden('The administrator has not enabled sign-in and registration with WeChat')
+        }
+        const user = currentUser(request)
+        const identity = await wechatIdentity(context, codeOf(request))
+        const holder = await context.db
+          .selectFrom('users')
+          .select('id')
+          .where('wechat_id', '=', identity.subject)
+          .where('status', '!=', 3)
+          .executeTakeFirst()
+        if (holder && holder.id !== user.id)
+          throw conflict('This WeChat account is already bound to another user')
+        await updateUserFields(context.db, user.id, { wechat_id: identity.subject })
+        return ok(undefined, 'bind')
+      },
+    },
+  ]
+}

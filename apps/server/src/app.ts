@@ -14,6 +14,7 @@ import type { AppContext } from './app-context.ts'
 import { authenticate } from './auth/authenticate.ts'
 import { envelopeStatus, installErrorHandler } from './http/error-handler.ts'
 import { badRequest } from './http/errors.ts'
+import { installJsonBodyParser } from './http/json-body.ts'
 import { installNulByteRefusal } from './http/nul-bytes.ts'
 import { installRateLimits } from './http/rate-limit.ts'
 import { generateRequestId, REQUEST_ID_HEADER } from './http/request-id.ts'
@@ -103,6 +104,9 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     genReqId: generateRequestId,
     requestIdHeader: false,
     bodyLimit: MANAGEMENT_BODY_LIMIT,
+    // `/api/channel/update_balance/1/` is `/api/channel/update_balance/1`: one-api's console and
+    // scripts call routes with and without the trailing slash.
+    routerOptions: { ignoreTrailingSlash: true },
     trustProxy: context.config.TRUST_PROXY,
     forceCloseConnections: 'idle',
     // answerShuttingDown() answers instead.
@@ -139,6 +143,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     }
   })
   await app.register(fastifyCookie)
+  installJsonBodyParser(app)
   installErrorHandler(app)
   // Routes walk their JSON bodies (validation, serialising a channel's config): a body nested past
   // MAX_JSON_DEPTH is refused before (the relay reads its bodies as bytes and checks them itself).

@@ -13,6 +13,19 @@ const nameSchema = z
   .min(1, 'name is required')
   .max(20, 'name must be at most 20 characters')
 
+/** The name column holds 64 characters. */
+export const REDEMPTION_NAME_COLUMN_LENGTH = 64
+
+/**
+ * An edit does not check the name against the 20 characters of a new code, as one-api: its console
+ * sends back the whole row, and a name an older version stored longer must not block the edit.
+ */
+const editedNameSchema = z
+  .string({ error: 'name is required' })
+  .trim()
+  .min(1, 'name is required')
+  .max(REDEMPTION_NAME_COLUMN_LENGTH, `name must be at most ${REDEMPTION_NAME_COLUMN_LENGTH} characters`)
+
 const quotaSchema = z
   .number({ error: 'quota must be an integer' })
   .int('quota must be an integer')
@@ -35,7 +48,7 @@ export type CreateRedemptionInput = z.infer<typeof createRedemptionInputSchema>
 /** `PUT /api/redemption/`: rename or re-price a code. */
 export const updateRedemptionInputSchema = z.object({
   id: rowIdSchema,
-  name: nameSchema,
+  name: editedNameSchema,
   quota: quotaSchema,
 })
 export type UpdateRedemptionInput = z.infer<typeof updateRedemptionInputSchema>

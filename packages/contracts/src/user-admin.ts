@@ -44,13 +44,19 @@ export type CreateUserInput = z.infer<typeof createUserInputSchema>
  * that did not touch the quota cannot overwrite what the user's requests spent since it loaded
  * (one-api clients always send it, which sets it as before).
  */
+/** `PUT /api/user/`: fields left out keep their stored value. */
 export const updateUserInputSchema = z.object({
   id: rowIdSchema,
-  username: usernameSchema,
+  username: usernameSchema.optional(),
   display_name: displayNameSchema.trim().optional(),
   password: z.union([z.literal(''), passwordSchema]).optional(),
   email: z.union([z.literal(''), z.email('email is not a valid address').max(50)]).optional(),
-  group: z.string({ error: 'group is required' }).trim().min(1, 'group is required').max(64),
+  group: z
+    .string({ error: 'group must be a string' })
+    .trim()
+    .min(1, 'group must not be empty')
+    .max(64)
+    .optional(),
   quota: quotaAmountSchema.optional(),
 })
 export type UpdateUserInput = z.infer<typeof updateUserInputSchema>

@@ -21,9 +21,10 @@ export type LoginInput = z.infer<typeof loginInputSchema>
 export const registerInputSchema = z.object({
   username: usernameSchema,
   password: passwordSchema,
-  email: z.string().trim().max(50).optional(),
-  verification_code: z.string().trim().max(64).optional(),
-  aff_code: z.string().trim().max(32).optional(),
+  // one-api's console sends null for the fields it has no value for (no invitation: aff_code).
+  email: z.string().trim().max(50).nullish(),
+  verification_code: z.string().trim().max(64).nullish(),
+  aff_code: z.string().trim().max(32).nullish(),
 })
 export type RegisterInput = z.infer<typeof registerInputSchema>
 

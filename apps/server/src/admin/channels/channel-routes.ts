@@ -37,12 +37,6 @@ function isFormUpdate(body: unknown): boolean {
   )
 }
 
-/** Both spellings, with and without the trailing slash one-api's console uses. */
-function withSlashes(route: RouteDefinition): RouteDefinition[] {
-  const other = route.url.endsWith('/') ? route.url.slice(0, -1) : `${route.url}/`
-  return [route, { ...route, url: other }]
-}
-
 /** Channel management, with one-api's routes and payloads. Every route is admin-only. */
 export function channelRoutes(context: AppContext): RouteDefinition[] {
   const { db } = context
@@ -52,7 +46,7 @@ export function channelRoutes(context: AppContext): RouteDefinition[] {
     return toChannelView(channel)
   }
   return [
-    ...withSlashes({
+    {
       method: 'GET',
       url: '/api/channel/',
       access: Role.Admin,
@@ -61,7 +55,7 @@ export function channelRoutes(context: AppContext): RouteDefinition[] {
         const rows = await listChannels(db, pageOf(request) * ITEMS_PER_PAGE, ITEMS_PER_PAGE, sort)
         return ok(rows.map(toChannelView))
       },
-    }),
+    },
     {
       method: 'GET',
       url: '/api/channel/search',
@@ -93,13 +87,13 @@ export function channelRoutes(context: AppContext): RouteDefinition[] {
       access: Role.Common,
       handler: async () => ok(defaultModelsByChannelType()),
     },
-    ...withSlashes({
+    {
       method: 'GET',
       url: '/api/channel/:id',
       access: Role.Admin,
       handler: async (request) => ok(await readView(idOf(request))),
-    }),
-    ...withSlashes({
+    },
+    {
       method: 'POST',
       url: '/api/channel/',
       access: Role.Admin,
@@ -109,8 +103,8 @@ export function channelRoutes(context: AppContext): RouteDefinition[] {
         const ids = await createChannels(context, rows)
         return ok(ids.length)
       },
-    }),
-    ...withSlashes({
+    },
+    {
       method: 'PUT',
       url: '/api/channel/',
       access: Role.Admin,
@@ -133,14 +127,14 @@ export function channelRoutes(context: AppContext): RouteDefinition[] {
         await updateChannelById(context, input.id, patch)
         return ok(await readView(input.id))
       },
-    }),
-    ...withSlashes({
+    },
+    {
       method: 'DELETE',
       url: '/api/channel/disabled',
       access: Role.Admin,
       handler: async () => ok(await deleteDisabledChannels(context)),
-    }),
-    ...withSlashes({
+    },
+    {
       method: 'DELETE',
       url: '/api/channel/:id',
       access: Role.Admin,
@@ -148,6 +142,6 @@ export function channelRoutes(context: AppContext): RouteDefinition[] {
         await deleteChannelById(context, idOf(request))
         return ok()
       },
-    }),
+    },
   ]
 }

@@ -41,7 +41,6 @@ export function logRoutes(context: AppContext): RouteDefinition[] {
     { method: 'GET', url: '/api/log/stat', access: Role.Admin, handler: stat(false) },
     { method: 'GET', url: '/api/log/search', access: Role.Admin, handler: search(false) },
     { method: 'GET', url: '/api/log/self', access: Role.Common, handler: list(true) },
-    { method: 'GET', url: '/api/log/self/', access: Role.Common, handler: list(true) },
     { method: 'GET', url: '/api/log/self/stat', access: Role.Common, handler: stat(true) },
     { method: 'GET', url: '/api/log/self/search', access: Role.Common, handler: search(true) },
     {

@@ -152,6 +152,5 @@ export function redemptionRoutes(context: AppContext): RouteDefinition[] {
     },
     // The console calls DELETE /api/redemption/{id}/; the form without the slash works too.
     { method: 'DELETE', url: '/api/redemption/:id', access: Role.Admin, handler: remove },
-    { method: 'DELETE', url: '/api/redemption/:id/', access: Role.Admin, handler: remove },
   ]
 }

@@ -219,6 +219,35 @@ describe.each(testDialects())('tokens on %s', (dialect) => {
   const setStored = (id: number, values: { status?: number; remain_quota?: number; used_quota?: number }) =>
     server.context.db.updateTable('tokens').set(values).where('id', '=', id).execute()
 
+  it('shows a used-up token as exhausted (4) and an expired one as expired (3), and enabled once fixed', async () => {
+    const token = await create({ name: 'used-up', remain_quota: 1000 })
+    // The relay spent it all; the stored status is still enabled.
+    await setStored(token.id, { remain_quota: 0, used_quota: 1000 })
+    const shown = async () => (await alice.get(`/api/token/${token.id}`)).body.data.status
+    expect(await shown()).toBe(4)
+    expect(
+      (await alice.get('/api/token/')).body.data.find((row: { id: number }) => row.id === token.id).status,
+    ).toBe(4)
+    const raised = await alice.put('/api/token/', { ...token, remain_quota: 500 })
+    expect(raised.body.data.status).toBe(1)
+    expect(await shown()).toBe(1)
+    await server.context.db
+      .updateTable('tokens')
+      .set({ expired_time: now() - 5 })
+      .where('id', '=', token.id)
+      .execute()
+    expect(await shown()).toBe(3)
+    // A token the relay marked exhausted is enabled by raising its quota.
+    await setStored(token.id, { status: 4, remain_quota: 0 })
+    await server.context.db
+      .updateTable('tokens')
+      .set({ expired_time: -1 })
+      .where('id', '=', token.id)
+      .execute()
+    const refilled = await alice.put('/api/token/', { ...token, expired_time: -1, remain_quota: 200 })
+    expect(refilled.body.data.status).toBe(1)
+  })
+
   it('keeps what a token spent since its edit form loaded when the form leaves remain_quota out', async () => {
     const token = await create({ name: 'spender', remain_quota: 1000 })
     const { form, withoutBalance } = await loadForm(token.id)

@@ -187,6 +187,5 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
       },
     },
     { method: 'DELETE', url: '/api/token/:id', access: Role.Common, handler: deleteToken },
-    { method: 'DELETE', url: '/api/token/:id/', access: Role.Common, handler: deleteToken },
   ]
 }

@@ -35,9 +35,17 @@ export function assertExpiryNotPast(expiredTime: number): void {
  */
 export function resolveStatus(current: number, requested: number | undefined, limits: TokenLimits): number {
   if (requested === TokenStatus.disabled) return TokenStatus.disabled
-  if (requested !== TokenStatus.enabled) return current
+  if (requested !== TokenStatus.enabled) {
+    // A token the relay stopped (3/4) is enabled again once its limits are fixed.
+    const stopped = current === TokenStatus.expired || current === TokenStatus.exhausted
+    return stopped && withinLimits(limits) ? TokenStatus.enabled : current
+  }
   if (current === TokenStatus.enabled) return current
   if (isPastExpiry(limits.expired_time)) throw badRequest(TOKEN_EXPIRED_MESSAGE)
   if (!limits.unlimited_quota && limits.remain_quota <= 0) throw badRequest(TOKEN_EXHAUSTED_MESSAGE)
   return TokenStatus.enabled
+}
+
+function withinLimits(limits: TokenLimits): boolean {
+  return !isPastExpiry(limits.expired_time) && (limits.unlimited_quota || limits.remain_quota > 0)
 }

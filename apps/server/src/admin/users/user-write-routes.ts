@@ -55,18 +55,20 @@ export function userWriteRoutes(context: AppContext): RouteDefinition[] {
         const input = parseInput(updateUserInputSchema, request.body)
         const target = await findLiveUser(context, { id: input.id })
         assertOutranks(actor, target)
+        const username = input.username ?? target.username
+        const group = input.group ?? target.group
         const groups = groupNames(context)
         // A group that an old database holds but GroupRatio lost may stay; it cannot be newly chosen.
-        if (input.group !== target.group && !groups.includes(input.group)) {
-          throw badRequest(`Group "${input.group}" does not exist; choose one of: ${groups.join(', ')}`)
+        if (group !== target.group && !groups.includes(group)) {
+          throw badRequest(`Group "${group}" does not exist; choose one of: ${groups.join(', ')}`)
         }
         const oldQuota = Number(target.quota)
         // Left out, the quota is not written at all (what requests spent since the form loaded stays).
         const newQuota = input.quota ?? oldQuota
         const quotaChanged = newQuota !== oldQuota
         if (newQuota < 0 && quotaChanged) throw badRequest('quota must not be negative')
-        if (input.username !== target.username) {
-          const holder = await findUserByUsername(db, input.username)
+        if (username !== target.username) {
+          const holder = await findUserByUsername(db, username)
           if (holder && holder.id !== target.id) throw conflict('This username is already taken')
         }
         if (input.email && input.email !== target.email) {
@@ -75,8 +77,8 @@ export function userWriteRoutes(context: AppContext): RouteDefinition[] {
             throw conflict('This email address is already used by another account')
           }
         }
-        const changes: UpdateObject<MainSchema, 'users'> = { username: input.username, group: input.group }
-        if (input.display_name !== undefined) changes.display_name = input.display_name || input.username
+        const changes: UpdateObject<MainSchema, 'users'> = { username, group }
+        if (input.display_name !== undefined) changes.display_name = input.display_name || username
         if (input.email !== undefined) changes.email = input.email
         if (input.password) changes.password = await hashPassword(input.password)
         // Written only when sent and changed, so editing a name never overwrites concurrent
@@ -93,7 +95,7 @@ export function userWriteRoutes(context: AppContext): RouteDefinition[] {
             )([
               systemLog({
                 user_id: target.id,
-                username: input.username,
+                username,
                 type: LogType.manage,
                 content: `Administrator changed the user quota from ${display(oldQuota)} to ${display(newQuota)}`,
               }),

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely'
 import { Ledger } from '../billing/ledger/ledger.ts'
 import { QuotaHoldKeeper } from '../billing/ledger/quota-holds.ts'
 import { LogWriter } from '../billing/log-writer.ts'
+import { UsageErrorRecorder } from '../billing/usage-error-recorder.ts'
 import type { Config } from '../config/env.ts'
 import type { LogSchema, MainSchema } from '../db/schema.ts'
 import type { EventBus } from '../platform/event-bus.ts'
@@ -18,6 +19,8 @@ export interface RelayServices {
   router: ChannelRouter
   ledger: Ledger
   logWriter: LogWriter
+  /** Failed upstream attempts, counted for the dashboards' error rates. */
+  usageErrors: UsageErrorRecorder
   upstream: UpstreamClient
   metrics: RelayMetrics
   /**
@@ -58,6 +61,9 @@ export async function createRelayServices(
     },
   )
   ledger.shareWriteLockWith(logWriter)
+  const usageErrors = new UsageErrorRecorder(logDb, (error) =>
+    logger.error({ err: error }, 'counting failed requests for the dashboards failed; will retry'),
+  )
   // What a dead node held for its requests in flight comes back to its tokens and users.
   const holds = new QuotaHoldKeeper(db, ledger.nodeId, {
     onError: (error) => logger.warn({ err: error }, 'keeping the quota holds of the nodes failed'),
@@ -82,6 +88,7 @@ export async function createRelayServices(
     router,
     ledger,
     logWriter,
+    usageErrors,
     upstream,
     metrics: new RelayMetrics(),
     connectionsCut: false,
@@ -100,6 +107,7 @@ export async function createRelayServices(
         await holds.close()
       } finally {
         try {
+          await usageErrors.close()
           await logWriter.close()
         } finally {
           await upstream.close()

@@ -2,6 +2,7 @@ import { LogType } from '@one-api/contracts'
 import { type Kysely, MysqlAdapter, SqliteAdapter, sql, type Transaction } from 'kysely'
 import type { LogSchema, LogsTable } from '../schema.ts'
 import type { NewLog } from './logs-repository.ts'
+import { addLogUsage } from './usage-rollups.ts'
 
 /**
  * Pre-aggregated consume-log totals, one row per UTC day, so the quota sum of the log page
@@ -91,8 +92,8 @@ export function inTransaction<Result>(
 }
 
 /**
- * The one way logs are written: the rows and their consume totals commit together, so the daily
- * totals always equal the sums of the stored rows. Used by the batched writer and insertLogs.
+ * The one way logs are written: the rows, their consume totals and their usage (usage-rollups.ts)
+ * commit together, so the daily totals and the usage tables always equal the sums of the stored rows. Used by the batched writer and insertLogs.
  */
 export async function insertLogsWithTotals(db: Kysely<LogSchema>, logs: NewLog[]): Promise<void> {
   if (logs.length === 0) return
@@ -104,6 +105,7 @@ export async function insertLogsWithTotals(db: Kysely<LogSchema>, logs: NewLog[]
   await inTransaction(db, async (transaction) => {
     await transaction.insertInto('logs').values(logs).execute()
     await addDailyTotals(transaction, totals)
+    await addLogUsage(transaction, logs)
   })
 }
 

@@ -59,7 +59,8 @@ function byChannelSource(filter: UsageFilter): UsageTableName {
 
 /** The table that answers the top users for the filter. */
 function byUserSource(filter: UsageFilter): UsageTableName {
-  const narrowed = filter.userId !== undefined || filter.modelName !== undefined || filter.channelId !== undefined
+  const narrowed =
+    filter.userId !== undefined || filter.modelName !== undefined || filter.channelId !== undefined
   return narrowed ? 'usage_daily' : 'usage_daily_users'
 }
 

@@ -4,8 +4,9 @@
 // each package's `exports` lead to dist/ under the `compiled` condition, which `npm start` sets
 // (`node --conditions=compiled`); tests and `npm run dev` read the sources. Why esbuild rather than
 // tsc: docs/decisions/compiled-build.md.
-import { createRequire } from 'node:module'
+
 import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join, relative } from 'node:path'
 
 export const root = new URL('..', import.meta.url).pathname

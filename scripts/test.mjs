@@ -15,7 +15,7 @@ const services = [
 ]
 for (const [variable, name] of services) {
   if (process.env[variable]) console.log(`${name} suites: ON (${variable} is set)`)
-  else console.log(`${name} suites: SKIPPED — set ${variable} to run them (see README, Testing)`)
+  else console.log(`${name} suites: SKIPPED — set ${variable} to run them (see docs/testing.md)`)
 }
 
 const report = join(mkdtempSync(join(tmpdir(), 'one-api-vitest-')), 'report.json')

@@ -118,7 +118,7 @@ async function measureThroughput(services: Services) {
     for (const mode of MODES) {
       // Each mode gets the same warm-up: the gateway streams through code of its own (the stream
       // transformer, the client stream) that its first mode leaves cold, where the reference
-      // relay forwards both modes through the same code (see bench/README.md, eleventh session).
+      // relay forwards both modes through the same code (see bench/HISTORY.md, eleventh session).
       const warmup = settings.warmupSeconds
       for (const target of TARGETS) {
         const result = await throughputRun(

@@ -56,7 +56,7 @@ export interface Services {
   /**
    * Stops the reference relay and the gateway and starts each again on the same port; the gateway
    * keeps its SQLite file, so its channels and token stay. A relay's speed differs from one process
-   * to the next on this machine (see bench/README.md), so each round of throughput runs on fresh ones.
+   * to the next on this machine (see bench/HISTORY.md), so each round of throughput runs on fresh ones.
    */
   restartRelays(): Promise<void>
   sqlitePath: string

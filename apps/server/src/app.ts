@@ -12,7 +12,7 @@ import Fastify, {
 import { managementRoutes } from './admin/route-table.ts'
 import type { AppContext } from './app-context.ts'
 import { authenticate } from './auth/authenticate.ts'
-import { installErrorHandler } from './http/error-handler.ts'
+import { envelopeStatus, installErrorHandler } from './http/error-handler.ts'
 import { badRequest } from './http/errors.ts'
 import { installRateLimits } from './http/rate-limit.ts'
 import { generateRequestId, REQUEST_ID_HEADER } from './http/request-id.ts'
@@ -45,7 +45,7 @@ function answerBadUrl(error: FastifyError, request: FastifyRequest, reply: Fasti
   reply.header(REQUEST_ID_HEADER, request.id)
   const message = `The URL is not valid: ${error.message}`
   if (!RELAY_PATH.test(request.url)) {
-    reply.code(400).send({ success: false, message })
+    reply.code(envelopeStatus(400)).send({ success: false, message })
     return
   }
   const refusal = new RelayError(400, message, 'invalid_url', 'invalid_request_error')
@@ -77,9 +77,9 @@ function answerShuttingDown(request: IncomingMessage, response: ServerResponse):
 
 /** Builds the whole HTTP application without listening (tests inject or listen on port 0). */
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
-  // The relay's POST routes are served by a lean handler in front of Fastify (ARCHITECTURE §3a):
+  // The relay's POST routes are served by a lean handler in front of Fastify:
   // they are most of the traffic, and Fastify's routing, hooks and reply cost more than the
-  // gateway's own work there. Everything else goes through Fastify.
+  // gateway's own work there (docs/decisions/relay-front-door.md). Everything else goes through Fastify.
   let relayFront: RelayFront | undefined
   let closing = false
   const app = Fastify({

@@ -8,7 +8,8 @@ import { countUsers } from './db/repositories/users-repository.ts'
 
 /**
  * First start: create `root` (role 100). Its password is INITIAL_ROOT_PASSWORD or a random one
- * printed once; INITIAL_ROOT_ACCESS_TOKEN and INITIAL_ROOT_TOKEN behave as in one-api (§4.8).
+ * printed once. As in one-api, INITIAL_ROOT_ACCESS_TOKEN becomes root's access token (else a random
+ * one) and INITIAL_ROOT_TOKEN, when set, an unlimited API token of root's with that key.
  */
 export async function ensureRootUser(context: AppContext, logger: FastifyBaseLogger): Promise<void> {
   const { db, config } = context
@@ -16,7 +17,7 @@ export async function ensureRootUser(context: AppContext, logger: FastifyBaseLog
   const password = config.INITIAL_ROOT_PASSWORD ?? generatePassword()
   let id: number
   try {
-    id = await createUser(context, { username: 'root', password, displayName: 'Root User', role: Role.root })
+    id = await createUser(context, { username: 'root', password, displayName: 'Root User', role: Role.Root })
   } catch (error) {
     // Another node starting at the same moment created it first.
     if ((await countUsers(db)) > 0) return

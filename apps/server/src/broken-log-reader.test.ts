@@ -8,7 +8,7 @@ import { freePort } from './testing/free-port.ts'
 import { COMPILED_SERVER, REPOSITORY_ROOT } from './testing/server-process.ts'
 
 const SHUTDOWN_TIMEOUT = 1
-/** README: after SIGTERM the process ends within 2 × SHUTDOWN_TIMEOUT + 10 s. */
+/** docs/operations.md: after SIGTERM the process ends within 2 × SHUTDOWN_TIMEOUT + 10 s. */
 const SHUTDOWN_DEADLINE_MS = (2 * SHUTDOWN_TIMEOUT + 10) * 1000
 
 interface ServerProcess {

@@ -14,7 +14,7 @@ loadDotenv({ quiet: true })
 
 /** How long the last log lines may take to reach a slow reader before the process exits anyway. */
 const FINAL_LOG_FLUSH_MS = 1000
-/** Beyond the two shutdown timeouts, what the relay's billing and logs may take (README). */
+/** Beyond the two shutdown timeouts, what the relay's billing and logs may take (docs/operations.md). */
 const SHUTDOWN_SETTLE_SECONDS = 10
 
 async function main(): Promise<void> {

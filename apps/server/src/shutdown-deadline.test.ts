@@ -10,7 +10,7 @@ import { TcpCut } from './testing/tcp-cut.ts'
 import { createScratchDatabase, POSTGRES_URL, type ScratchDatabase } from './testing/test-databases.ts'
 
 const SHUTDOWN_TIMEOUT = 1
-/** README: after SIGTERM the process ends within 2 × SHUTDOWN_TIMEOUT + 10 s. */
+/** docs/operations.md: after SIGTERM the process ends within 2 × SHUTDOWN_TIMEOUT + 10 s. */
 const SHUTDOWN_DEADLINE_MS = (2 * SHUTDOWN_TIMEOUT + 10) * 1000
 
 describe.skipIf(!POSTGRES_URL)('the shutdown deadline', () => {

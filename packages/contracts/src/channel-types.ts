@@ -1,7 +1,7 @@
 /**
  * The channel type catalogue: one-api's numeric type ids (relay/channeltype/define.go), which are
  * stored in `channels.type` of existing databases and so can never be renumbered. Labels, colours,
- * base URLs and key hints are those of one-api's console (reference §1.1).
+ * base URLs and key hints are those of one-api's console.
  */
 export interface ChannelTypeInfo {
   id: number
@@ -133,10 +133,16 @@ export const ChannelType = {
   unknown: 0,
   openAI: 1,
   azure: 3,
+  closeAi: 4,
+  openAiSb: 5,
   custom: 8,
+  aiProxy: 10,
+  api2gpt: 12,
+  aigc2d: 13,
   anthropic: 14,
   baidu: 15,
   xunfei: 18,
+  openRouter: 20,
   fastGpt: 22,
   tencent: 23,
   gemini: 24,
@@ -148,6 +154,7 @@ export const ChannelType = {
   doubao: 40,
   vertexAi: 42,
   proxy: 43,
+  siliconFlow: 44,
   openAICompatible: 50,
 } as const
 
@@ -157,7 +164,7 @@ export const CHANNEL_TYPE_ORDER: readonly number[] = [
   34, 35, 36, 37, 38, 39, 42, 43, 44, 45, 46, 8, 22, 21, 20, 2, 5, 7, 10, 4, 6, 9, 12, 13,
 ]
 
-/** Azure's API version when the channel sets none (spec §5). */
+/** Azure's API version when the channel sets none (one-api's default). */
 export const DEFAULT_AZURE_API_VERSION = '2024-03-01-preview'
 
 export function channelTypeInfo(id: number): ChannelTypeInfo | undefined {

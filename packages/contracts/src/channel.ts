@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { ChannelType, isSelectableChannelType } from './channel-types.ts'
 import { nestsDeeperThan, tooDeepMessage } from './json-depth.ts'
 
-/** Messages of the channel form's rules (spec §5), shown by the console as the server sends them. */
+/** Messages of the channel form's rules, shown by the console as the server sends them. */
 export const ChannelMessages = {
   nameAndKeyRequired: 'please fill in channel name and channel key',
   modelRequired: 'please select at least one model',
@@ -150,7 +150,7 @@ export const channelFieldsSchema = z.object({
     .refine((url) => url === '' || /^https?:\/\/[^\s]+$/i.test(url), {
       error: 'base URL must start with http:// or https://',
     })
-    // Paths are appended to the base URL, so a trailing slash would double up (spec §5).
+    // Paths are appended to the base URL, so a trailing slash would double up.
     .transform((url) => url.replace(/\/+$/, ''))
     .nullish(),
   other: z
@@ -168,7 +168,7 @@ export const channelFieldsSchema = z.object({
     .optional(),
   config: configSchema.optional(),
   priority: blankableInteger('priority').optional(),
-  // A negative weight means "no weight" (spec §5).
+  // A negative weight means "no weight".
   weight: blankableInteger('weight')
     .transform((weight) => (weight === undefined ? undefined : Math.min(Math.max(weight, 0), 2_147_483_647)))
     .optional(),
@@ -224,3 +224,26 @@ export interface ChannelView {
   config: string
   system_prompt: string
 }
+
+/** Columns the channel list may be sorted by (`sort`), each ascending or descending (`order`). */
+export const CHANNEL_SORT_KEYS = [
+  'id',
+  'name',
+  'group',
+  'type',
+  'status',
+  'response_time',
+  'balance',
+  'priority',
+] as const
+export type ChannelSortKey = (typeof CHANNEL_SORT_KEYS)[number]
+export type SortOrder = 'asc' | 'desc'
+
+/** `GET /api/channel/` and `/api/channel/search`: `sort` and `order`; absent means newest first. */
+export const channelSortQuerySchema = z.object({
+  sort: z
+    .enum(CHANNEL_SORT_KEYS, { error: `sort must be one of ${CHANNEL_SORT_KEYS.join(', ')}` })
+    .default('id'),
+  order: z.enum(['asc', 'desc'], { error: "order must be 'asc' or 'desc'" }).default('desc'),
+})
+export type ChannelSort = z.infer<typeof channelSortQuerySchema>

@@ -142,7 +142,7 @@ const PROVIDERS: Record<number, ProviderModels> = {
     ),
   },
   33: { ownedBy: 'aws', models: [...ANTHROPIC_MODELS, 'llama3-8b-8192', 'llama3-70b-8192'] },
-  // Coze's "model" is the bot id the admin types in (spec §2, type 34).
+  // Coze's "model" is the bot id the admin types in (type 34).
   34: { ownedBy: 'coze', models: [] },
   35: {
     ownedBy: 'cohere',
@@ -161,7 +161,7 @@ const PROVIDERS: Record<number, ProviderModels> = {
       deepseek-ai/DeepSeek-R1 mistralai/Mixtral-8x22B-Instruct-v0.1 Qwen/Qwen2.5-72B-Instruct-Turbo
     `),
   },
-  // Volcengine Ark: the model name is the inference endpoint id (spec §2, type 40).
+  // Volcengine Ark: the model name is the inference endpoint id (type 40).
   40: {
     ownedBy: 'doubao',
     models: words(`

@@ -94,7 +94,7 @@ export function isSecretOption(key: OptionKey): boolean {
   return OPTION_DEFINITIONS[key].kind === 'secret'
 }
 
-/** Human names of the JSON ratio options, for the spec's validation messages. */
+/** Human names of the JSON ratio options, for one-api's validation messages. */
 export const RATIO_OPTION_LABELS: Partial<Record<OptionKey, string>> = {
   ModelRatio: 'model ratio',
   GroupRatio: 'group ratio',

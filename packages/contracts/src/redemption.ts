@@ -4,7 +4,7 @@ import { rowIdSchema } from './user-admin.ts'
 
 /** Codes one `POST /api/redemption/` may create (one-api's limit). */
 export const MAX_REDEMPTION_COUNT = 100
-/** Quota per code the console proposes (spec §9). */
+/** Quota per code the console proposes. */
 export const DEFAULT_REDEMPTION_QUOTA = 100_000
 
 const nameSchema = z

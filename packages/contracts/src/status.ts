@@ -1,4 +1,4 @@
-/** `GET /api/status` data: spec §3 "Status record" plus one-api's extra fields (reference §5.5). */
+/** `GET /api/status` data: one-api's status record. */
 export interface StatusRecord {
   version: string
   start_time: number

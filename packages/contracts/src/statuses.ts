@@ -1,4 +1,4 @@
-/** Status values of every entity, with one-api's numbers (spec §4). */
+/** Status values of every entity, with one-api's numbers. */
 export const UserStatus = { enabled: 1, disabled: 2, deleted: 3 } as const
 export const TokenStatus = { enabled: 1, disabled: 2, expired: 3, exhausted: 4 } as const
 export const ChannelStatus = { unknown: 0, enabled: 1, manuallyDisabled: 2, autoDisabled: 3 } as const

@@ -53,7 +53,7 @@ const expiredTimeSchema = z
   .refine((value) => value < LATEST_EXPIRY_SECONDS, 'expired_time must be in seconds, not milliseconds')
 
 /**
- * The token fields a user may set. Two body forms are accepted (spec §7): the console's form
+ * The token fields a user may set. Two body forms are accepted: the console's form
  * fields (`models`, `subnet`) and the default-token form (`model_limits_enabled`,
  * `model_limits`). When `model_limits_enabled` is a boolean it decides: true takes
  * `model_limits` (or `models`), false clears the restriction; otherwise `models` is used.

@@ -41,7 +41,7 @@ export interface RelayRequest {
 
 /** What an adaptor needs to know about the chosen channel. */
 export interface ChannelCredentials {
-  /** Channel type id (one-api numbering, reference §1.1). */
+  /** Channel type id (one-api's numbering). */
   readonly type: number
   readonly key: string
   /** The channel's base_url column; empty or missing means the type's default base URL. */
@@ -76,7 +76,7 @@ export interface UpstreamError {
   readonly code: string | number | null
   /** Worth trying another channel (429, 5xx, timeouts, connection errors, bad channel keys). */
   readonly retryable: boolean
-  /** The channel's credentials or account are unusable (reference §2.6). */
+  /** The channel's credentials or account are unusable. */
   readonly disableChannel: boolean
   /** Seconds from the upstream's Retry-After header, when present. */
   readonly retryAfterSeconds?: number

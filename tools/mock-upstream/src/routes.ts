@@ -1,7 +1,7 @@
 /**
  * Maps an incoming path to an endpoint. Accepts `/v1/...`, the same without `/v1` (SDK-style base
  * URLs that already end in /v1), Azure's `/openai/deployments/{deployment}/...?api-version=`, and
- * the custom paths of OpenAI-format providers (reference §1.2: Doubao /api/v3/..., Bailian
+ * the custom paths of OpenAI-format providers (Doubao /api/v3/..., Bailian
  * /compatible-mode/v1/..., Baidu V2 /v2/chat/completions, Minimax /v1/text/chatcompletion_v2).
  */
 export type Endpoint =

@@ -38,7 +38,7 @@ export async function authenticate(
   if (user.role < access) {
     throw new AppError(
       'forbidden',
-      access >= Role.root
+      access >= Role.Root
         ? 'Only the super administrator may do this'
         : 'Permission denied: administrators only',
     )

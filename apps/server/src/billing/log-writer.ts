@@ -12,20 +12,15 @@ const ROWS_PER_INSERT = 200
 /**
  * Rows per transaction of the SQLite write thread under concurrent load. Each commit writes the
  * last page of the table and of each of its eight indexes whatever the row count, so larger
- * transactions cost the thread less per row: with one INSERT a row, 5.3 µs of CPU at 200 rows
- * against 7.1 at 50 (measured alone; 5.1 at 1000); the 100-row INSERTs of sqlite-log-statements.ts
- * then brought 200 rows to 3.8. At 50 connections the thread's share of the two cores, which the
- * event loop, the mock and the load generator also need, fell by a quarter. 400 rows gained
- * nothing more. The relay's reservations wait while the thread writes (1.4 ms for 200 rows under
- * load, on a slow day of this machine), hence the smaller transactions below when there is no
- * concurrent load to amortise commits over.
+ * transactions cost the thread less per row. The relay's reservations wait while the thread writes,
+ * hence the smaller transactions below when there is no concurrent load to amortise commits over.
+ * Numbers: docs/decisions/sqlite-log-batches.md.
  */
 export const ROWS_PER_SQLITE_TRANSACTION = 200
 /**
  * Rows per write-thread transaction while requests come one at a time (the ledger's last commit
  * carried fewer than a few reservations): throughput is not at stake then, and a request that
- * meets a commit waits for a quarter as long. With 200-row commits at one connection, the added
- * p99 was 1.0-1.4 ms on a fast day of this machine and 1.6-2.8 ms on a slow one (target 3).
+ * meets a commit waits for a quarter as long.
  */
 export const ROWS_PER_QUIET_SQLITE_TRANSACTION = 50
 /** Rows buffered before a flush starts, when the query builder stores them (PostgreSQL, MySQL). */
@@ -38,8 +33,7 @@ export interface LogWriterOptions {
    * Rows buffered before a flush starts. By default one write-thread transaction on a SQLite
    * file (ROWS_PER_SQLITE_TRANSACTION, or ROWS_PER_QUIET_SQLITE_TRANSACTION when `charges` says
    * requests come one at a time): the rows go while they are young, before the garbage collector
-   * has to move them to the old generation (buffering 1000 there cost measurably more GC under
-   * load); otherwise 1000.
+   * has to move them to the old generation; otherwise 1000.
    */
   maxBuffered?: number
   /** How often what is buffered is flushed whatever its size. */
@@ -159,8 +153,7 @@ export class LogWriter implements SharedWriter {
    * Writes the rows whose charges are committed; concurrent callers share one flush. A buffer
    * that filled up writes only whole batches of flushAt() rows and keeps the rest for the next:
    * rows released together by a ledger commit often overfill it by a few, and writing those few
-   * on their own cost a whole transaction each (under load, two write-thread transactions in five
-   * carried 1 to 49 rows and took 15 % of the thread's time for 9 % of the rows).
+   * on their own would cost a whole transaction each.
    */
   private async writeBuffer(which: 'all' | 'whole batches' = 'all'): Promise<void> {
     while (this.flushing) await this.flushing

@@ -15,18 +15,15 @@ import type { StatementRun } from '../db/sqlite-write-thread.ts'
  * (the rest one row each) plus one upsert per day of totals, in one transaction, run by a write
  * thread with its own connection (see LogWriter), with one upsert per row of each usage table
  * (usage-rollups.ts). Storing a log touches the table and its eight
- * indexes; on the event loop that was the largest cost of a relayed request after the socket
- * writes. (Building and compiling multi-row INSERTs through the query builder cost more CPU still;
- * prepared once, they cost less.)
+ * indexes, too costly for the event loop. The INSERTs are prepared once rather than built through
+ * the query builder. Numbers: docs/decisions/sqlite-log-batches.md.
  */
 
 /** Every column a log is written with: the table's columns but the generated id. */
 const COLUMNS = logsTable.columns.map((column) => column.name).filter((name) => name !== 'id')
 /**
- * Rows per multi-row INSERT. On the write thread, 200 rows a transaction cost 5.0 µs a row as
- * single-row INSERTs and 3.8 as two 100-row ones (4.1 at 50 rows a statement, 3.9 at 200; measured
- * alone): one statement step, one bind call and one AUTOINCREMENT bookkeeping for many rows. 1,600
- * parameters, far below SQLite's limit of 32,766.
+ * Rows per multi-row INSERT: one statement step, one bind call and one AUTOINCREMENT bookkeeping for
+ * many rows. 1,600 parameters, far below SQLite's limit of 32,766.
  */
 const ROWS_PER_STATEMENT = 100
 const INSERT_LOG = 0
@@ -85,7 +82,7 @@ function pushColumnValues(log: NewLog, values: unknown[]): boolean {
   if (log.id !== undefined) return false
   const fields = log as unknown as Record<string, unknown>
   // Filled by push, not preallocated: a preallocated array is "holey", and V8 clones a holey
-  // array for the thread property by property, about twice as slow (measured 1.1 vs 0.6 µs a row).
+  // array for the thread property by property, about twice as slow.
   for (const column of COLUMNS) {
     const value = fields[column]
     if (value === undefined) return false

@@ -46,4 +46,22 @@ describe('environment configuration', () => {
     expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 127.0.0.1' }).TRUST_PROXY).toEqual(['10.0.0.1', '127.0.0.1'])
     expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true)
   })
+
+  it('reads the relay caps: 64 MiB and no stream limit by default, whole numbers within bounds when set', () => {
+    expect(loadConfig({})).toMatchObject({
+      RELAY_MAX_RESPONSE_BYTES: 64 * 1024 * 1024,
+      RELAY_MAX_STREAM_SECONDS: 0,
+    })
+    expect(
+      loadConfig({ RELAY_MAX_RESPONSE_BYTES: '1048576', RELAY_MAX_STREAM_SECONDS: '3600' }),
+    ).toMatchObject({ RELAY_MAX_RESPONSE_BYTES: 1_048_576, RELAY_MAX_STREAM_SECONDS: 3600 })
+    expect(() => loadConfig({ RELAY_MAX_RESPONSE_BYTES: '64MB' })).toThrow(
+      /RELAY_MAX_RESPONSE_BYTES: must be an integer/,
+    )
+    expect(() => loadConfig({ RELAY_MAX_RESPONSE_BYTES: '100' })).toThrow(
+      /RELAY_MAX_RESPONSE_BYTES: must be at least 1024/,
+    )
+    expect(() => loadConfig({ RELAY_MAX_STREAM_SECONDS: '-5' })).toThrow(/RELAY_MAX_STREAM_SECONDS/)
+    expect(() => loadConfig({ RELAY_MAX_STREAM_SECONDS: '1.5' })).toThrow(/RELAY_MAX_STREAM_SECONDS/)
+  })
 })

@@ -1,9 +1,9 @@
 import { z } from 'zod'
 
 /**
- * Environment configuration, read once at start. Variable names and meanings follow one-api
- * (reference §6.1); new ones are documented in the README. A bad value stops the start with a
- * message naming the variable.
+ * Environment configuration, read once at start. Variable names and meanings follow one-api, so an
+ * existing one-api environment works unchanged; every variable is documented in
+ * docs/configuration.md. A bad value stops the start with a message naming the variable.
  */
 const booleanVar = z
   .enum(['true', 'false', '1', '0', 'TRUE', 'FALSE', 'True', 'False'])
@@ -39,6 +39,11 @@ const envSchema = z.object({
     .optional(),
   RELAY_TIMEOUT: integerVar(0).default(0),
   RELAY_PROXY: z.url('must be a URL').optional(),
+  // The most an upstream answer read whole into memory may hold (a non-stream answer, an error);
+  // past it the call fails with a 502 and nothing is billed. 64 MiB unless set.
+  RELAY_MAX_RESPONSE_BYTES: integerVar(1024).default(64 * 1024 * 1024),
+  // The most a streamed answer may last, in seconds; it is cut then. 0 (the default): no limit.
+  RELAY_MAX_STREAM_SECONDS: integerVar(0).default(0),
   GLOBAL_API_RATE_LIMIT: integerVar(0).default(480),
   GLOBAL_WEB_RATE_LIMIT: integerVar(0).default(240),
   CRITICAL_RATE_LIMIT: integerVar(0).default(20),
@@ -63,6 +68,9 @@ const envSchema = z.object({
   THEME: z.string().default('default'),
   TURNSTILE_VERIFY_URL: z.url('must be a URL').optional(),
   SHUTDOWN_TIMEOUT: integerVar(0).default(10),
+  // Seconds after which a node that stopped writing its heartbeat counts as dead and the quota it
+  // held for requests in flight is given back.
+  QUOTA_HOLD_TIMEOUT: integerVar(1).default(300),
   WEB_DIST_PATH: z.string().optional(),
   // When set, GET /metrics answers only requests with Authorization: Bearer <METRICS_TOKEN>.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -76,6 +84,9 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 
+/** Every variable the server reads; docs/configuration.md documents each one (a test checks it). */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape)
+
 export type Config = z.infer<typeof envSchema> & { sessionSecretGenerated: boolean }
 
 export class ConfigError extends Error {}
@@ -83,7 +94,7 @@ export class ConfigError extends Error {}
 /** Parses `source` (normally `process.env`); empty strings count as unset. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const cleaned: Record<string, string> = {}
-  for (const key of Object.keys(envSchema.shape)) {
+  for (const key of CONFIG_VARIABLES) {
     const value = source[key]
     if (value !== undefined && value !== '') cleaned[key] = value
   }

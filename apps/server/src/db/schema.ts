@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely'
 
 /**
- * Kysely types of the one-api-compatible tables (reference §4). Table and column names are
+ * Kysely types of the one-api-compatible tables. Table and column names are
  * one-api's own so an existing one-api database can be pointed at and upgraded in place.
  * Booleans are read back as 0/1 on SQLite and MySQL: use `toBoolean` when reading them.
  */

@@ -4,15 +4,10 @@ import { Worker } from 'node:worker_threads'
 /**
  * SQLite's auto-checkpoint threshold (WAL pages) on every connection of ours. WalCheckpointer
  * checkpoints from its own thread; a connection left at SQLite's default of 1000 pages would run a
- * checkpoint, fsyncs included, inside one of its commits instead, every few hundred requests under
- * load. On the log write thread that held the write lock 3-4 ms each time (the relay's
- * reservations wait for it), which made up most of the gateway's latency tail at one connection.
- * Far out, it is a backstop should the checkpointer fall behind, and the bound of the WAL file: with
- * a commit every 0.75 ms (one connection) the checkpointer's passive checkpoints never catch up
- * before the next commit, so the WAL is reset only after a commit runs this one. 16,384 pages keep
- * the file at 64 MB (50,000 let it reach 196 MB); under concurrent load the WAL peaked at 40-51 MB,
- * below it. At one connection it then fires every few seconds, copying only what the checkpointer
- * has not yet: no change in the added p50 or p99 measured (0.29-0.32 and 1.3-1.6 ms, three probes).
+ * checkpoint, fsyncs included, inside one of its commits instead, holding the write lock that the
+ * relay's reservations wait for. Far out, it is a backstop should the checkpointer fall behind, and
+ * the bound of the WAL file (64 MB): when commits come faster than passive checkpoints catch up,
+ * the WAL is reset only after a commit runs this one. Numbers: docs/decisions/sqlite-wal-checkpoints.md.
  */
 export const AUTOCHECKPOINT_BACKSTOP_PAGES = 16_384
 

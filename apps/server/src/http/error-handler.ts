@@ -27,10 +27,20 @@ export function toEnvelopeError(error: FastifyError | AppError | Error): { statu
   return { status: 500, message: 'Internal server error: please contact the administrator' }
 }
 
+/**
+ * The HTTP status of a refused management call, as one-api answers: 200 with `success:false`
+ * (its console and scripts read the envelope and show the message), except 401 when the caller is
+ * not signed in (the console goes back to the sign-in page), 429 for rate limits and 500 for a
+ * fault of the server itself.
+ */
+export function envelopeStatus(status: number): number {
+  return status === 401 || status === 429 || status === 500 ? status : 200
+}
+
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, message } = toEnvelopeError(error)
     if (status >= 500) request.log.error({ err: error }, 'request failed')
-    reply.status(status).send({ success: false, message })
+    reply.status(envelopeStatus(status)).send({ success: false, message })
   })
 }

@@ -6,7 +6,8 @@ export const ERROR_STATUS = {
   invalid_request: 400,
   invalid_json: 400,
   unauthorized: 401,
-  invalid_credentials: 401,
+  // A wrong password is a refused request, not a missing session (401 sends the console to sign in).
+  invalid_credentials: 400,
   forbidden: 403,
   not_found: 404,
   conflict: 409,

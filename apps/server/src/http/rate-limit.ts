@@ -9,7 +9,7 @@ export const RATE_LIMIT_MESSAGE = 'Too many requests, please try again later'
 const FAILURE_WARNING_PERIOD_MS = 60_000
 
 /**
- * Per-IP limits of one-api (reference §5.4): the management API and dashboard, the web console,
+ * One-api's per-IP limits: the management API and dashboard, the web console,
  * and a stricter limit on sign-in, registration and verification. The relay (/v1) is not limited
  * here. Memory or Redis backed, so the count is shared by every node when Redis is configured.
  * A limiter that fails (Redis unreachable) lets the request through: losing the limits for a while

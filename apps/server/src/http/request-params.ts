@@ -32,7 +32,7 @@ export function idOf(request: FastifyRequest): number {
   return parseInput(idParamsSchema, request.params).id
 }
 
-/** A single optional query string value, trimmed (search terms are trimmed, spec §5). */
+/** A single optional query string value, trimmed (the console's search terms are trimmed). */
 export function queryText(request: FastifyRequest, name: string): string {
   const value = (request.query as Record<string, unknown> | undefined)?.[name]
   if (value === undefined) return ''

@@ -1,12 +1,13 @@
+import type { RoleValue } from '@one-api/contracts/roles'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { UserRow } from '../db/repositories/users-repository.ts'
 
 /**
- * Minimum role of a route: 0 anyone, 1 signed-in user, 10 admin, 100 root. The route table
- * (admin/route-table.ts) lists every management route with its level; the server enforces it and
+ * Minimum role of a route: Role.Guest anyone, Role.Common any signed-in user, then Role.Admin and
+ * Role.Root. The route table (admin/route-table.ts) lists every management route with its level; the server enforces it and
  * the permission test walks the same table, so no route can be added without a level.
  */
-export type AccessLevel = 0 | 1 | 10 | 100
+export type AccessLevel = RoleValue
 
 export type RateLimitClass = 'api' | 'critical'
 
@@ -21,7 +22,7 @@ export interface RouteDefinition {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The signed-in user, fresh from the database, on routes with access >= 1. */
+    /** The signed-in user, fresh from the database, on routes above Role.Guest. */
     user?: UserRow
   }
   interface FastifyContextConfig {

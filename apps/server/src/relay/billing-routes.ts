@@ -8,7 +8,7 @@ import type { RelayServices } from './relay-services.ts'
 const UNLIMITED_AMOUNT = 100_000_000
 
 /**
- * OpenAI's old billing endpoints, which chat clients call to show a balance (reference §2.10).
+ * OpenAI's old billing endpoints, which chat clients call to show a balance.
  * Figures are read fresh from the database (quota changes with every request).
  */
 export function registerBillingRoutes(

@@ -27,7 +27,13 @@ describe.skipIf(serverDialects.length === 0).each(listed)('elapsed time on %s', 
   })
 
   it("ends a request's elapsed time and latency with its answer, not with its charge", async () => {
-    // Another transaction holds the channel's row for 1.5 s: the settlement, which adds what the
+    // A first request warms the relay's paths, so a busy machine's cold start is not measured.
+    await client.chat.completions.create({
+      model: 'el-slow-books',
+      messages: [{ role: 'user', content: 'warm' }],
+    })
+    await fixture.waitForLogs({ model: 'el-slow-books' }, 1)
+    // Another transaction holds the channel's row for 5 s: the settlement, which adds what the
     // channel earned, waits for it after the client was answered.
     const holder = await holdTransaction(fixture.db, (trx) =>
       sql`select id from channels where id = ${channel} for update`.execute(trx),
@@ -41,19 +47,20 @@ describe.skipIf(serverDialects.length === 0).each(listed)('elapsed time on %s', 
     // Counted in /metrics already, though its charge still waits (a database out of reach left
     // every served request out of /metrics for as long as it lasted).
     const counted = new RegExp(
-      `oneapi_relay_requests_total\\{channel="${channel}",model="el-slow-books",status="200"\\} 1`,
+      `oneapi_relay_requests_total\\{channel="${channel}",model="el-slow-books",status="200"\\} 2`,
     )
     expect(await (await fetch(`${fixture.baseUrl}/metrics`)).text()).toMatch(counted)
-    setTimeout(holder.commit, 1_500)
-    const [log] = await fixture.waitForLogs({ model: 'el-slow-books' }, 1)
+    setTimeout(holder.commit, 5_000)
+    const log = (await fixture.waitForLogs({ model: 'el-slow-books' }, 2)).at(-1)!
     await holder.finished
-    expect(answeredIn).toBeLessThan(1_000)
-    // Before, both counted the 1.5 s the charge waited.
-    expect(log.elapsed_time).toBeLessThan(1_000)
+    expect(answeredIn).toBeLessThan(4_000)
+    // Before, both counted the 5 s the charge waited.
+    expect(log.elapsed_time).toBeLessThan(4_000)
     const metrics = await (await fetch(`${fixture.baseUrl}/metrics`)).text()
     const sum = new RegExp(
       `oneapi_relay_request_duration_seconds_sum\\{channel="${channel}",model="el-slow-books"[^}]*\\} ([0-9.e+-]+)`,
     ).exec(metrics)?.[1]
-    expect(Number(sum)).toBeLessThan(1)
+    // Two requests, neither counting the wait.
+    expect(Number(sum)).toBeLessThan(4.5)
   })
 })

@@ -44,28 +44,33 @@ export async function createRelayServices(
   )
   await router.load()
   router.reloadEvery(config.SYNC_FREQUENCY * 1000)
+  // Consume logs are stored by the ledger with their charges; the log writer takes the logs that
+  // cannot be (in a database of their own, LOG_SQL_DSN, or whose charge failed).
+  const separateLogDatabase = (logDb as unknown) !== db
+  const logWriter = new LogWriter(logDb, (error) =>
+    logger.error({ err: error }, 'writing consume logs failed; will retry'),
+  )
   const ledger = new Ledger(db, sqlite, {
-    onSettlementDelayed: (error, pair, round) =>
+    separateLogs: separateLogDatabase ? logWriter : undefined,
+    onSettlementDelayed: (error, { logs, ...pair }, round) =>
       logger.error(
-        { err: error, settlement: { ...pair, channels: Object.fromEntries(pair.channels) } },
+        {
+          err: error,
+          settlement: {
+            ...pair,
+            channels: Object.fromEntries(pair.channels),
+            requestIds: logs.map((log) => log.request_id),
+          },
+        },
         `the charge of served requests has not reached the database after ${round} rounds of tries (about a minute each); still trying`,
       ),
   })
-  const logWriter = new LogWriter(
-    logDb,
-    (error) => logger.error({ err: error }, 'writing consume logs failed; will retry'),
-    {
-      charges: ledger,
-      // The SQLite write thread only when the logs are in the main database (no LOG_SQL_DSN).
-      sqlite: (logDb as unknown) === db ? sqlite : undefined,
-    },
-  )
-  ledger.shareWriteLockWith(logWriter)
   const usageErrors = new UsageErrorRecorder(logDb, (error) =>
     logger.error({ err: error }, 'counting failed requests for the dashboards failed; will retry'),
   )
   // What a dead node held for its requests in flight comes back to its tokens and users.
   const holds = new QuotaHoldKeeper(db, ledger.nodeId, {
+    nodeTimeoutSeconds: config.QUOTA_HOLD_TIMEOUT,
     onError: (error) => logger.warn({ err: error }, 'keeping the quota holds of the nodes failed'),
     onGivenBack: (quota) =>
       logger.warn(
@@ -80,7 +85,12 @@ export async function createRelayServices(
       `registering this node for quota holds failed; on a slave, start an upgraded master first (it migrates the schema): ${(error as Error).message}`,
     )
   }
-  const upstream = new UpstreamClient({ proxy: config.RELAY_PROXY, timeoutSeconds: config.RELAY_TIMEOUT })
+  const upstream = new UpstreamClient({
+    proxy: config.RELAY_PROXY,
+    timeoutSeconds: config.RELAY_TIMEOUT,
+    maxResponseBytes: config.RELAY_MAX_RESPONSE_BYTES,
+    maxStreamSeconds: config.RELAY_MAX_STREAM_SECONDS,
+  })
   return {
     cache: new RelayCache(db, bus, config.SYNC_FREQUENCY * 1000, (error) =>
       logger.warn({ err: error }, "recording a token's expiry failed"),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RelayFixture } from '../testing/relay-fixture.ts'
-import { connectProxy, type TestServer } from './upstream-http/testing.ts'
+import { connectProxy, type TestServer } from '../testing/upstream-servers.ts'
 
 describe('RELAY_PROXY', () => {
   let proxy: TestServer & { tunnels: string[] }

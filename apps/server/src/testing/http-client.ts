@@ -69,7 +69,7 @@ export class ApiClient {
 
   async login(username: string, password: string): Promise<ApiResponse> {
     const response = await this.post('/api/user/login', { username, password })
-    if (response.status !== 200)
+    if (response.status !== 200 || response.body?.success !== true)
       throw new Error(`login as ${username} failed: ${JSON.stringify(response.body)}`)
     return response
   }
@@ -83,8 +83,16 @@ export async function registerAndLogin(
 ): Promise<ApiClient> {
   const client = new ApiClient(baseUrl)
   const registered = await client.post('/api/user/register', { username, password })
-  if (registered.status !== 200)
+  if (registered.status !== 200 || registered.body?.success !== true)
     throw new Error(`register ${username} failed: ${JSON.stringify(registered.body)}`)
   await client.login(username, password)
   return client
 }
+
+/** The two things a caller of the management API reads first: the HTTP status and `success`. */
+export function outcome(response: { status: number; body?: unknown }): { status: number; success: unknown } {
+  return { status: response.status, success: (response.body as { success?: unknown } | undefined)?.success }
+}
+
+/** A refused management call, as one-api answers it: HTTP 200 with `success: false`. */
+export const REFUSED = { status: 200, success: false } as const

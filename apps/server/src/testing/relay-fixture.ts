@@ -1,4 +1,5 @@
 import { LogType } from '@one-api/contracts'
+import { ChannelType } from '@one-api/contracts/channel-types'
 import { type MockUpstream, type RecordedRequest, startMockUpstream } from '@one-api/mock-upstream'
 import OpenAI from 'openai'
 import { expect } from 'vitest'
@@ -92,13 +93,14 @@ export class RelayFixture {
   async addChannel(fields: ChannelFields): Promise<number> {
     this.channelCount += 1
     const name = fields.name ?? `channel-${this.channelCount}-${Date.now()}`
-    const type = fields.type ?? 50
+    const type = fields.type ?? ChannelType.openAICompatible
     const body = {
       ...fields,
       name,
       type,
       key: fields.key ?? `sk-upstream-${this.channelCount}`,
-      base_url: fields.base_url ?? (type === 50 ? `${this.mock.url}/v1` : this.mock.url),
+      base_url:
+        fields.base_url ?? (type === ChannelType.openAICompatible ? `${this.mock.url}/v1` : this.mock.url),
       group: fields.group ?? ['default'],
     }
     const created = await this.root.post('/api/channel/', body)
@@ -281,7 +283,7 @@ export async function relayFailure(call: Promise<unknown>) {
 }
 
 /**
- * The quota formula of reference §3.3, ceil((prompt + completion × completionRatio) × modelRatio ×
+ * One-api's quota formula, ceil((prompt + completion × completionRatio) × modelRatio ×
  * groupRatio), written out independently of the gateway's code. The rounding ignores floating-point
  * noise below 1e-9 so that 0.075 × 1000 costs 75, not 76.
  */

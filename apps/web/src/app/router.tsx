@@ -1,50 +1,139 @@
+import type { ComponentType } from 'react'
 import { createBrowserRouter, type RouteObject } from 'react-router'
-import { NotFoundPage } from '../components/not-found-page.tsx'
-import { RouteErrorPage } from '../components/route-error-page.tsx'
-import { RequireAdmin, RequireSignIn } from '../components/route-guards.tsx'
-import { registerNavigate } from '../lib/navigation.ts'
+import { Loading } from '@/components/loading.tsx'
+import { NotFoundPage } from '@/components/not-found-page.tsx'
+import { RouteErrorPage } from '@/components/route-error-page.tsx'
+import { RequireAdmin, RequireSignIn } from '@/components/route-guards.tsx'
+import { loadChunk } from '@/lib/chunk-load.ts'
+import { registerNavigate } from '@/lib/navigation.ts'
 import { AppLayout } from './layout/app-layout.tsx'
-import * as Pages from './pages.ts'
 
-/** The routes of spec §2. Guards sit outside the lazy pages so a refused visit loads no page code. */
+/**
+ * A route whose page is its own chunk, fetched on first visit: `page(() => import(file), 'Name')`.
+ * While it downloads the layout shows the loading placeholder; a failed download reaches the
+ * route's error page as a ChunkLoadError.
+ */
+function page<Module, Name extends keyof Module>(
+  load: () => Promise<Module>,
+  name: Name,
+): RouteObject['lazy'] {
+  return async () => {
+    const module = await loadChunk(load)
+    return { Component: module[name] as ComponentType }
+  }
+}
+
 const routes: RouteObject[] = [
   {
     element: <AppLayout />,
     errorElement: <RouteErrorPage />,
+    HydrateFallback: Loading,
     children: [
       {
         // A second boundary inside the layout keeps the header and menu on a page's error.
         errorElement: <RouteErrorPage />,
         children: [
-          { index: true, element: <Pages.HomePage /> },
-          { path: 'login', element: <Pages.LoginPage /> },
-          { path: 'register', element: <Pages.RegisterPage /> },
-          { path: 'github', element: <Pages.GitHubAuthorizePage /> },
-          { path: 'oauth/github', element: <Pages.GitHubCallbackPage /> },
-          { path: 'oauth/lark', element: <Pages.LarkCallbackPage /> },
-          { path: 'chat', element: <Pages.ChatPage /> },
+          { index: true, lazy: page(() => import('@/features/home/pages/home-page.tsx'), 'HomePage') },
+          { path: 'login', lazy: page(() => import('@/features/auth/pages/login-page.tsx'), 'LoginPage') },
+          {
+            path: 'register',
+            lazy: page(() => import('@/features/auth/pages/register-page.tsx'), 'RegisterPage'),
+          },
+          {
+            path: 'github',
+            lazy: page(
+              () => import('@/features/auth/pages/github-authorize-page.tsx'),
+              'GitHubAuthorizePage',
+            ),
+          },
+          {
+            path: 'oauth/github',
+            lazy: page(() => import('@/features/auth/pages/github-callback-page.tsx'), 'GitHubCallbackPage'),
+          },
+          {
+            path: 'oauth/lark',
+            lazy: page(() => import('@/features/auth/pages/lark-callback-page.tsx'), 'LarkCallbackPage'),
+          },
+          { path: 'chat', lazy: page(() => import('@/features/chat/pages/chat-page.tsx'), 'ChatPage') },
           {
             element: <RequireSignIn />,
             children: [
-              { path: 'token', element: <Pages.TokensPage /> },
-              { path: 'token/add', element: <Pages.TokenFormPage /> },
-              { path: 'token/edit/:id', element: <Pages.TokenFormPage /> },
-              { path: 'log', element: <Pages.LogsPage /> },
-              { path: 'setting', element: <Pages.SettingsPage /> },
+              {
+                path: 'token',
+                lazy: page(() => import('@/features/tokens/pages/tokens-page.tsx'), 'TokensPage'),
+              },
+              {
+                path: 'token/add',
+                lazy: page(() => import('@/features/tokens/pages/token-form-page.tsx'), 'TokenFormPage'),
+              },
+              {
+                path: 'token/edit/:id',
+                lazy: page(() => import('@/features/tokens/pages/token-form-page.tsx'), 'TokenFormPage'),
+              },
+              { path: 'log', lazy: page(() => import('@/features/logs/pages/logs-page.tsx'), 'LogsPage') },
+              {
+                path: 'setting',
+                lazy: page(() => import('@/features/settings/pages/settings-page.tsx'), 'SettingsPage'),
+              },
               // Editing one's own profile: no group or quota fields.
-              { path: 'user/edit', element: <Pages.UserFormPage /> },
+              {
+                path: 'user/edit',
+                lazy: page(() => import('@/features/users/pages/user-form-page.tsx'), 'UserFormPage'),
+              },
               {
                 element: <RequireAdmin />,
                 children: [
-                  { path: 'channel', element: <Pages.ChannelsPage /> },
-                  { path: 'channel/add', element: <Pages.ChannelFormPage /> },
-                  { path: 'channel/edit/:id', element: <Pages.ChannelFormPage /> },
-                  { path: 'redemption', element: <Pages.RedemptionsPage /> },
-                  { path: 'redemption/add', element: <Pages.RedemptionFormPage /> },
-                  { path: 'redemption/edit/:id', element: <Pages.RedemptionFormPage /> },
-                  { path: 'user', element: <Pages.UsersPage /> },
-                  { path: 'user/add', element: <Pages.UserFormPage /> },
-                  { path: 'user/edit/:id', element: <Pages.UserFormPage /> },
+                  {
+                    path: 'channel',
+                    lazy: page(() => import('@/features/channels/pages/channels-page.tsx'), 'ChannelsPage'),
+                  },
+                  {
+                    path: 'channel/add',
+                    lazy: page(
+                      () => import('@/features/channels/pages/channel-form-page.tsx'),
+                      'ChannelFormPage',
+                    ),
+                  },
+                  {
+                    path: 'channel/edit/:id',
+                    lazy: page(
+                      () => import('@/features/channels/pages/channel-form-page.tsx'),
+                      'ChannelFormPage',
+                    ),
+                  },
+                  {
+                    path: 'redemption',
+                    lazy: page(
+                      () => import('@/features/redemptions/pages/redemptions-page.tsx'),
+                      'RedemptionsPage',
+                    ),
+                  },
+                  {
+                    path: 'redemption/add',
+                    lazy: page(
+                      () => import('@/features/redemptions/pages/redemption-form-page.tsx'),
+                      'RedemptionFormPage',
+                    ),
+                  },
+                  {
+                    path: 'redemption/edit/:id',
+                    lazy: page(
+                      () => import('@/features/redemptions/pages/redemption-form-page.tsx'),
+                      'RedemptionFormPage',
+                    ),
+                  },
+                  {
+                    path: 'user',
+                    lazy: page(() => import('@/features/users/pages/users-page.tsx'), 'UsersPage'),
+                  },
+                  {
+                    path: 'user/add',
+                    lazy: page(() => import('@/features/users/pages/user-form-page.tsx'), 'UserFormPage'),
+                  },
+                  {
+                    path: 'user/edit/:id',
+                    lazy: page(() => import('@/features/users/pages/user-form-page.tsx'), 'UserFormPage'),
+                  },
                 ],
               },
             ],

@@ -1,5 +1,5 @@
 import { Typography } from '@mantine/core'
-import { isEmbeddedPage, renderMarkdown } from '../lib/markdown.ts'
+import { isEmbeddedPage, renderMarkdown } from '@/lib/markdown.ts'
 
 /** Administrator content (home page, about): an https:// address is embedded, anything else is Markdown. */
 export function ContentView({ content, title }: { content: string; title: string }) {

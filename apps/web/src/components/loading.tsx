@@ -1,7 +1,7 @@
 import { Center, Group, Loader, Text } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 
-/** The lazy-page placeholder of spec §2: 'Loading {page} ...', the default word being 'page'. */
+/** The placeholder while a lazy page loads: 'Loading {page} ...', the default word being 'page'. */
 export function Loading({ page }: { page?: string }) {
   const { t } = useTranslation()
   return (

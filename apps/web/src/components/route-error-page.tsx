@@ -1,7 +1,7 @@
 import { Button, Code, Container, Stack, Text, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { isRouteErrorResponse, useRouteError } from 'react-router'
-import { isChunkLoadError } from './lazy-page.tsx'
+import { isChunkLoadError } from '@/lib/chunk-load.ts'
 
 function describe(error: unknown): string {
   if (isRouteErrorResponse(error)) return `${error.status} ${error.statusText}`.trim()

@@ -2,9 +2,9 @@ import { Alert, Container } from '@mantine/core'
 import { IconLock } from '@tabler/icons-react'
 import { useTranslation } from 'react-i18next'
 import { Navigate, Outlet } from 'react-router'
-import { isAdmin, useStoredUser } from '../lib/user-store.ts'
+import { isAdmin, useStoredUser } from '@/lib/user-store.ts'
 
-/** Pages for signed-in users: with no user stored locally the visitor goes to /login (spec §2). */
+/** Pages for signed-in users: with no user stored locally the visitor goes to /login. */
 export function RequireSignIn() {
   const user = useStoredUser()
   if (!user) return <Navigate to="/login" replace />

@@ -31,7 +31,7 @@ function loadTurnstile(): Promise<TurnstileApi> {
   return scriptPromise
 }
 
-/** The bot-challenge widget (300x65 px, spec §9); reports its token through onVerify. */
+/** The bot-challenge widget (300x65 px, Turnstile's normal size); reports its token through onVerify. */
 export function TurnstileWidget({
   siteKey,
   onVerify,

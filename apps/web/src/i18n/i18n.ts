@@ -1,8 +1,11 @@
-import i18next from 'i18next'
+import i18next, { type ParseKeys } from 'i18next'
 import { initReactI18next } from 'react-i18next'
-import { readItem, StorageKey, writeItem } from '../lib/local-storage.ts'
+import { readItem, StorageKey, writeItem } from '@/lib/local-storage.ts'
 import en from './en.json'
 import zh from './zh.json'
+
+/** A key of the translation catalogue; the compiler refuses any other string. */
+export type TranslationKey = ParseKeys
 
 export const LANGUAGES = [
   { code: 'en', label: 'English' },
@@ -30,6 +33,7 @@ void i18n.use(initReactI18next).init({
   // React escapes text itself.
   interpolation: { escapeValue: false },
   initAsync: false,
+  showSupportNotice: false,
 })
 
 document.documentElement.lang = i18n.language

@@ -1,5 +1,5 @@
 import type { Envelope } from '@one-api/contracts'
-import { i18n } from '../i18n/i18n.ts'
+import { i18n } from '@/i18n/i18n.ts'
 import { navigateTo } from './navigation.ts'
 import { notifyError, notifyInfo } from './notify.ts'
 import { clearStoredUser } from './user-store.ts'
@@ -36,7 +36,7 @@ async function readEnvelope<T>(response: Response): Promise<Envelope<T> | undefi
   return undefined
 }
 
-/** The error catalogue of spec §8, by HTTP status. */
+/** The message shown for a failed call, by HTTP status (429, 500 and 405 have their own). */
 function notifyHttpError(status: number, message: string): void {
   if (status === 429) notifyError(i18n.t('errors.tooManyRequests'))
   else if (status === 500) notifyError(i18n.t('errors.internal'))
@@ -49,7 +49,7 @@ function onSessionExpired(): void {
   navigateTo('/login?expired=true')
 }
 
-/** Calls the management API: JSON in and out, the session cookie of this origin, the §8 catalogue. */
+/** Calls the management API: JSON in and out, the session cookie of this origin, a toast for each failure. */
 export async function apiRequest<T>(
   method: Method,
   url: string,

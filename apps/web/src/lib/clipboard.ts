@@ -1,7 +1,7 @@
-import { i18n } from '../i18n/i18n.ts'
+import { i18n } from '@/i18n/i18n.ts'
 import { notifySuccess, notifyWarning } from './notify.ts'
 
-/** Copies text and says so; when the browser refuses, asks the user to copy by hand (spec §8). */
+/** Copies text and says so; when the browser refuses, asks the user to copy by hand. */
 export async function copyText(text: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text)

@@ -1,4 +1,7 @@
-/** The local storage keys of spec §3, plus the console's own preferences. */
+/**
+ * The local storage keys one-api's console uses (kept, so a user signed in there stays signed in),
+ * plus the console's own preferences.
+ */
 export const StorageKey = {
   user: 'user',
   status: 'status',

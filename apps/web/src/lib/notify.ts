@@ -1,7 +1,7 @@
 import { notifications } from '@mantine/notifications'
 import type { ReactNode } from 'react'
 
-/** Toast durations of spec §8: errors stay 5 s, warnings 10 s, successes 1.5 s, information 3 s. */
+/** Toast durations: errors stay 5 s, warnings 10 s, successes 1.5 s, information 3 s. */
 export const TOAST_DURATION = { error: 5000, warning: 10000, success: 1500, info: 3000 } as const
 
 export function notifyError(message: ReactNode): void {

@@ -1,12 +1,15 @@
-/** Short numbers of spec §9: 12.3k from 1e4, 1.2M from 1e6, 1.2B from 1e9. */
+/**
+ * Short numbers: k (thousands) from 10,000, M (millions) from 1,000,000, B (billions) from
+ * 1,000,000,000, with one decimal: 12,345 is 12.3k, 10,000 is 10k, 9,999 stays 9999.
+ */
 export function abbreviateNumber(value: number): string {
-  const units: [number, string][] = [
-    [1e9, 'B'],
-    [1e6, 'M'],
-    [1e4, 'k'],
+  const units: [threshold: number, divisor: number, suffix: string][] = [
+    [1e9, 1e9, 'B'],
+    [1e6, 1e6, 'M'],
+    [1e4, 1e3, 'k'],
   ]
-  for (const [size, suffix] of units) {
-    if (Math.abs(value) >= size) return `${(value / size).toFixed(1).replace(/\.0$/, '')}${suffix}`
+  for (const [threshold, divisor, suffix] of units) {
+    if (Math.abs(value) >= threshold) return `${(value / divisor).toFixed(1).replace(/\.0$/, '')}${suffix}`
   }
   return String(value)
 }

@@ -2,7 +2,7 @@ import type { StatusRecord } from '@one-api/contracts'
 import { DEFAULT_QUOTA_PER_UNIT } from '@one-api/contracts/quota'
 import { type QueryClient, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { i18n } from '../i18n/i18n.ts'
+import { i18n } from '@/i18n/i18n.ts'
 import { apiGet } from './api-client.ts'
 import { readJson, StorageKey, writeItem } from './local-storage.ts'
 import { notifyError } from './notify.ts'
@@ -17,7 +17,7 @@ export function forgetUserQueries(queryClient: QueryClient): void {
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== statusQueryKey[0] })
 }
 
-/** Keeps the status record and its spec §3 keys in local storage, for the next start and for pages. */
+/** Keeps the status record and its one-api keys in local storage, for the next start and for pages. */
 function rememberStatus(status: StatusRecord): void {
   writeItem(StorageKey.status, JSON.stringify(status))
   writeItem(StorageKey.systemName, status.system_name || DEFAULT_SYSTEM_NAME)

@@ -4,7 +4,7 @@ import { useSyncExternalStore } from 'react'
 import { readItem, removeItem, StorageKey, writeItem } from './local-storage.ts'
 
 /**
- * The signed-in user as spec §3 keeps it: JSON under local storage `user`. Components subscribe so
+ * The signed-in user, as JSON under local storage `user` (one-api's key). Components subscribe so
  * the header and guards change at once on sign-in, sign-out, a 401, or a sign-out in another tab.
  */
 const listeners = new Set<() => void>()
@@ -64,9 +64,9 @@ export function useStoredUser(): SessionUser | undefined {
 }
 
 export function isAdmin(user: SessionUser | undefined): boolean {
-  return (user?.role ?? Role.guest) >= Role.admin
+  return (user?.role ?? Role.Guest) >= Role.Admin
 }
 
 export function isRoot(user: SessionUser | undefined): boolean {
-  return (user?.role ?? Role.guest) >= Role.root
+  return (user?.role ?? Role.Guest) >= Role.Root
 }

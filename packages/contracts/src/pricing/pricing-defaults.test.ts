@@ -80,7 +80,7 @@ describe('default ratio tables', () => {
     expect(Object.isFrozen(DEFAULT_MODEL_RATIOS)).toBe(true)
   })
 
-  it('carry the reference prices', () => {
+  it("carry one-api's prices", () => {
     const expected: Record<string, number> = {
       'gpt-3.5-turbo': 0.25,
       'gpt-4': 15,

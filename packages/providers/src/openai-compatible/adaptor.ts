@@ -1,5 +1,5 @@
 /**
- * The adaptor for every channel type that speaks OpenAI's wire format (reference §1.1 "openai").
+ * The adaptor for every channel type that speaks OpenAI's wire format (one-api's "openai" API type).
  * https://platform.openai.com/docs/api-reference
  */
 import type {

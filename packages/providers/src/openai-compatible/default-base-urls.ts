@@ -1,5 +1,5 @@
 /**
- * Which channel types speak OpenAI's wire format (reference §1.1, "openai" API type), and their
+ * Which channel types speak OpenAI's wire format (one-api's "openai" API type), and their
  * default base URLs from the channel type catalogue of record.
  */
 import { channelTypeInfo } from '@one-api/contracts/channel-types'

@@ -27,7 +27,7 @@ export function clientAskedForUsage(request: RelayRequest): boolean {
 
 /**
  * The forced system prompt replaces the first system (or developer, its o-series name) message,
- * else it is prepended (reference §2.4 step 3).
+ * else it is prepended, as one-api does.
  * https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages
  */
 export function withSystemPrompt(messages: unknown, prompt: string): unknown[] {

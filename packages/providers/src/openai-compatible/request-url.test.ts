@@ -14,7 +14,7 @@ const urlFor = (
   return built.kind === 'request' ? built.url : `error ${built.status}: ${built.message}`
 }
 
-describe('upstream URL rules (reference §1.2)', () => {
+describe('upstream URL rules', () => {
   it('joins the default base URL and the incoming path, query included', () => {
     expect(urlFor({ type: 1, key: 'k' })).toBe('https://api.openai.com/v1/chat/completions')
     expect(urlFor({ type: 36, key: 'k' })).toBe('https://api.deepseek.com/v1/chat/completions')

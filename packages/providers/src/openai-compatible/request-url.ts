@@ -1,5 +1,5 @@
 /**
- * Upstream URL rules of the OpenAI-format channel types (reference §1.2).
+ * Upstream URL rules of the OpenAI-format channel types, as one-api builds them.
  */
 import { DEFAULT_AZURE_API_VERSION } from '@one-api/contracts/channel-types'
 import type { ChannelCredentials, RelayMode, RelayRequest, UpstreamError } from '../adaptor.ts'

@@ -18,7 +18,7 @@ export function headerValue(headers: UpstreamResponse['headers'], name: string):
 const isJson = (contentType: string): boolean => contentType.toLowerCase().includes('json')
 
 /**
- * Text of the generated choices, for a local token count (reference §2.8): for chat the content,
+ * Text of the generated choices, for a local token count: for chat the content,
  * a refusal, the reasoning some providers return as `reasoning_content`, and the arguments of tool
  * and function calls (one-api counted the content alone, so tool calls were free).
  */
@@ -178,7 +178,7 @@ export function parseOpenAiResponse(
       retryable: true,
     })
   }
-  // OpenAI-compatible servers sometimes answer 200 with an error object (reference §2.9).
+  // OpenAI-compatible servers sometimes answer 200 with an error object.
   if (isRecord(json.error) && (json.error.type || json.error.message)) {
     return mapUpstreamError(status, body, headers)
   }

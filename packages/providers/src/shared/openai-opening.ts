@@ -49,8 +49,9 @@ const OPENAI_OPENING_CHOICES = [
 /**
  * isOpeningOnly without parsing, for OpenAI's own opening chunk (every stream starts with one): an
  * object with one `choices` key holding one of those lists, and no usage. Anything else is left
- * to the parse (1.2 µs a stream, this 0.1). The rest of the payload is not checked to be JSON: a
- * broken event holding that exact list is held back as an opening, and goes out with the answer.
+ * to the parse (this costs a tenth of it: docs/decisions/openai-opening-chunk.md). The rest of
+ * the payload is not checked to be JSON: a broken event holding that exact list is held back as an
+ * opening, and goes out with the answer.
  */
 function isOpenAiOpening(payload: string): boolean {
   if (payload.charCodeAt(0) !== 0x7b || payload.charCodeAt(payload.length - 1) !== 0x7d) return false

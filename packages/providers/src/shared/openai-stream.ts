@@ -244,7 +244,7 @@ class OpenAiStreamTransformer implements StreamTransformer {
   /**
    * Whether to forward the event whose payload is `chunk[start, end)` (not [DONE], and nothing
    * was sent after [DONE]). Blank events are dropped, and so are Azure's content-filter chunks
-   * with no choices and no usage, because clients index choices[0] (reference §2.7). An event
+   * with no choices and no usage, because clients index choices[0]. An event
    * with an error object is recorded and forwarded; one with usage is read for it; the others
    * pass unread.
    */
@@ -323,7 +323,7 @@ class OpenAiStreamTransformer implements StreamTransformer {
     }
   }
 
-  /** An error object the upstream sent inside the stream (reference §2.9). */
+  /** An error object the upstream sent inside the stream. */
   private recordStreamError(data: string): void {
     let event: unknown
     try {

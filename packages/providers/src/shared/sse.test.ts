@@ -52,7 +52,7 @@ describe('SseParser', () => {
     expect(events[0].data.length).toBe(long.length + 14)
   })
 
-  it('joins multi-line data per the spec but splits complete JSON events missing their blank line', () => {
+  it('joins multi-line data as SSE says but splits complete JSON events missing their blank line', () => {
     expect(parseAll([Buffer.from('data: line one\ndata: line two\n\n')])[0].data).toBe('line one\nline two')
     expect(
       parseAll([Buffer.from('data: {"a":1}\ndata: {"b":2}\ndata: [DONE]\n')]).map((e) => e.data),

@@ -10,7 +10,7 @@
  */
 
 export interface SseEvent {
-  /** The event's data lines joined with '\n' (spec), without the `data:` prefix. */
+  /** The event's data lines joined with '\n' (as the SSE standard says), without the `data:` prefix. */
   readonly data: string
   /** The `event:` field, when the stream names its events. */
   readonly event: string | undefined
@@ -138,7 +138,7 @@ export class SseParser {
       // An empty name is the default type, as if none were given.
       this.eventName = value === '' ? undefined : value
     }
-    // `id` and `retry` do not matter to a relay; unknown fields are ignored as the spec says.
+    // `id` and `retry` do not matter to a relay; unknown fields are ignored as the SSE standard says.
   }
 
   private dispatch(): void {

@@ -9,7 +9,7 @@ describe('upstream error mapping', () => {
     expect(extractErrorFields(400, body({ error }))).toEqual(error)
   })
 
-  it('finds messages in the other common shapes (reference §2.9)', () => {
+  it('finds messages in the other common shapes', () => {
     const shapes = [
       { message: 'm1' },
       { msg: 'm1' },
@@ -86,6 +86,11 @@ describe('upstream error mapping', () => {
     )
     expect(refused).toMatchObject({ status: 502, retryable: true })
     expect(refused.message).not.toContain('10.0.0.1')
+    expect(transportError({ code: 'UND_ERR_RES_EXCEEDED_MAX_SIZE' })).toMatchObject({
+      status: 502,
+      code: 'upstream_response_too_large',
+      retryable: true,
+    })
   })
 
   it('renders the OpenAI error body for clients', () => {

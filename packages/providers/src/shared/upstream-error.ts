@@ -1,7 +1,7 @@
 /**
  * Classifies upstream failures once, for the client (OpenAI error shape), the retry policy and the
- * channel auto-disable monitor. Message extraction follows one-api (reference §2.9); the disable
- * rules follow reference §2.6 without its over-broad bare "credit"/"balance" substrings.
+ * channel auto-disable monitor. Message extraction follows one-api; the disable
+ * rules follow one-api's, without its over-broad bare "credit"/"balance" substrings.
  * https://platform.openai.com/docs/guides/error-codes
  */
 import type { UpstreamError, UpstreamResponse } from '../adaptor.ts'
@@ -96,7 +96,7 @@ export function extractErrorFields(status: number, body: Buffer | string): Error
 const PHRASE_STATUSES = new Set([401, 402, 403, 429])
 
 /**
- * Whether the error says the channel's key or account is dead (reference §2.6): a 401, an error
+ * Whether the error says the channel's key or account is dead: a 401, an error
  * type or code that means so, or one of the phrases in an answer that speaks of the account. A
  * 403 alone does not: OpenAI also answers 403 for one model the key may not use.
  */
@@ -208,6 +208,18 @@ const TIMEOUT_CODES = new Set([
  */
 export function transportError(cause: unknown): UpstreamError {
   const code = isRecord(cause) && typeof cause.code === 'string' ? cause.code : undefined
+  if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
+    // Another channel may answer within the cap (RELAY_MAX_RESPONSE_BYTES).
+    return localError(
+      502,
+      'upstream_response_too_large',
+      'the upstream answer is larger than this gateway accepts',
+      {
+        retryable: true,
+        type: 'upstream_error',
+      },
+    )
+  }
   const name = isRecord(cause) && typeof cause.name === 'string' ? cause.name : undefined
   const timedOut = (code !== undefined && TIMEOUT_CODES.has(code)) || name === 'TimeoutError'
   const message = timedOut

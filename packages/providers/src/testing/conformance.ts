@@ -1,5 +1,5 @@
 /**
- * The shared conformance suite every adaptor must pass (ARCHITECTURE §5): text, tools, a stream
+ * The shared conformance suite every adaptor must pass: text, tools, a stream
  * with usage, and the mapping of upstream 4xx/429/5xx replies. Call it from an adaptor's test file.
  * Stream output is checked in OpenAI's chunk format, which native adaptors convert to.
  */

@@ -1,4 +1,4 @@
-import { loginInputSchema, registerInputSchema, UserStatus } from '@one-api/contracts'
+import { loginInputSchema, Role, registerInputSchema, UserStatus } from '@one-api/contracts'
 import type { AppContext } from '../../app-context.ts'
 import { verifyPassword } from '../../auth/password.ts'
 import { SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from '../../auth/session-cookie.ts'
@@ -12,14 +12,14 @@ import { toSessionUser } from './user-view.ts'
 
 const BAD_CREDENTIALS = 'Wrong username or password, or the account has been disabled'
 
-/** Sign-in, sign-out and registration (reference §5.7). */
+/** Sign-in, sign-out and registration. */
 export function accountRoutes(context: AppContext): RouteDefinition[] {
   const { db, options, sessions } = context
   return [
     {
       method: 'POST',
       url: '/api/user/login',
-      access: 0,
+      access: Role.Guest,
       rateLimit: 'critical',
       handler: async (request, reply) => {
         if (!options.boolean('PasswordLoginEnabled')) {
@@ -54,7 +54,7 @@ export function accountRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/user/logout',
-      access: 0,
+      access: Role.Guest,
       handler: async (_request, reply) => {
         reply.clearCookie(SESSION_COOKIE, { path: '/' })
         return ok()
@@ -63,7 +63,7 @@ export function accountRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'POST',
       url: '/api/user/register',
-      access: 0,
+      access: Role.Guest,
       rateLimit: 'critical',
       handler: async (request) => {
         if (!options.boolean('RegisterEnabled')) {

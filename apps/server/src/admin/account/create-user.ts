@@ -44,7 +44,7 @@ export async function createUser(context: AppContext, input: CreateUserInput): P
       username: input.username,
       password: passwordHash,
       display_name: input.displayName || input.username,
-      role: input.role ?? Role.user,
+      role: input.role ?? Role.Common,
       status: UserStatus.enabled,
       email: input.email ?? '',
       github_id: '',

@@ -18,13 +18,13 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/user/self',
-      access: 1,
+      access: Role.Common,
       handler: async (request) => ok(toUserView(currentUser(request))),
     },
     {
       method: 'PUT',
       url: '/api/user/self',
-      access: 1,
+      access: Role.Common,
       handler: async (request) => {
         const user = currentUser(request)
         const input = parseInput(updateSelfInputSchema, request.body)
@@ -45,10 +45,10 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'DELETE',
       url: '/api/user/self',
-      access: 1,
+      access: Role.Common,
       handler: async (request, reply) => {
         const user = currentUser(request)
-        if (user.role >= Role.root) throw forbidden('The super administrator account cannot be deleted')
+        if (user.role >= Role.Root) throw forbidden('The super administrator account cannot be deleted')
         // Soft delete as one-api: the row stays for logs and quota history; the name is freed.
         await db
           .updateTable('users')
@@ -67,7 +67,7 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/user/token',
-      access: 1,
+      access: Role.Common,
       handler: async (request) => {
         const user = currentUser(request)
         const accessToken = randomHex32()
@@ -78,7 +78,7 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/user/aff',
-      access: 1,
+      access: Role.Common,
       handler: async (request) => {
         const user = currentUser(request)
         if (user.aff_code) return ok(user.aff_code)

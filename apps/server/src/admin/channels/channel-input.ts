@@ -15,7 +15,7 @@ import { ChannelType, DEFAULT_AZURE_API_VERSION } from '@one-api/contracts/chann
 import type { ChannelPatch, ChannelRow, NewChannel } from '../../db/repositories/channels-repository.ts'
 import { badRequest } from '../../http/errors.ts'
 
-/** The form's fields after the spec §5 rules, before they become one or more rows. */
+/** The form's fields once checked and completed with defaults, before they become one or more rows. */
 interface ChannelDraft {
   type: number
   name: string
@@ -47,7 +47,7 @@ function parseConfig(text: string | null): ChannelConfig | undefined {
 function checkDraft(draft: ChannelDraft): void {
   if (draft.type !== ChannelType.proxy && draft.models.length === 0)
     throw badRequest(ChannelMessages.modelRequired)
-  // Azure's API version travels in `other` (reference §1.2).
+  // Azure's API version travels in `other`, as in one-api.
   if (draft.type === ChannelType.azure && draft.other === '') draft.other = DEFAULT_AZURE_API_VERSION
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { ApiClient } from '../../testing/http-client.ts'
+import { ApiClient, outcome, REFUSED } from '../../testing/http-client.ts'
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../testing/test-app.ts'
 import { testDialects } from '../../testing/test-databases.ts'
 import { channelBody, storedAbilities, storedChannels } from './channel-test-helpers.ts'
@@ -85,7 +85,7 @@ describe.each(testDialects())('channel management on %s', (dialect) => {
     const second = await root.get('/api/channel/?p=1')
     expect(first.body.data.map((row: { id: number }) => row.id)).toEqual(ids.slice(2).reverse())
     expect(second.body.data.map((row: { id: number }) => row.id)).toEqual(ids.slice(0, 2).reverse())
-    expect((await root.get('/api/channel/?p=nonsense')).status).toBe(400)
+    expect(outcome(await root.get('/api/channel/?p=nonsense'))).toEqual(REFUSED)
     // '_' and '%' in a keyword are literal characters, not wildcards.
     expect((await root.get('/api/channel/search?keyword=channel_')).body.data).toEqual([])
     expect((await root.get('/api/channel/search?keyword=channel-1')).body.data).toHaveLength(3)
@@ -171,7 +171,7 @@ describe.each(testDialects())('channel management on %s', (dialect) => {
       models: 'gpt-4o',
     })
     const missing = await root.put('/api/channel/', { id: 999_999, status: 1 })
-    expect(missing.status).toBe(404)
+    expect(outcome(missing)).toEqual(REFUSED)
   })
 
   it('deletes a channel with its abilities, with or without the trailing slash', async () => {
@@ -181,9 +181,9 @@ describe.each(testDialects())('channel management on %s', (dialect) => {
     expect((await root.delete(`/api/channel/${second}`)).body).toMatchObject({ success: true })
     expect(await storedChannels(server)).toEqual([])
     expect(await storedAbilities(server)).toEqual([])
-    expect((await root.delete(`/api/channel/${first}`)).status).toBe(404)
-    expect((await root.get(`/api/channel/${first}`)).status).toBe(404)
-    expect((await root.get('/api/channel/abc')).status).toBe(400)
+    expect(outcome(await root.delete(`/api/channel/${first}`))).toEqual(REFUSED)
+    expect(outcome(await root.get(`/api/channel/${first}`))).toEqual(REFUSED)
+    expect(outcome(await root.get('/api/channel/abc'))).toEqual(REFUSED)
   })
 
   it('deletes every disabled channel and reports the count', async () => {
@@ -218,5 +218,34 @@ describe.each(testDialects())('channel management on %s', (dialect) => {
     expect(defaults['24']).toEqual(expect.arrayContaining(['gemini-1.5-pro']))
     expect(defaults['36']).toEqual(['deepseek-chat', 'deepseek-reasoner'])
     expect(defaults['43']).toEqual([])
+  })
+
+  it('sorts the list and the search by any of the eight columns, both ways, ties newest first', async () => {
+    const a = await create({ name: 'sort-a', priority: 5, type: 1 })
+    const b = await create({ name: 'sort-c', priority: 1, type: 50 })
+    const c = await create({ name: 'sort-b', priority: 5, type: 14 })
+    const ids = async (url: string) => (await root.get(url)).body.data.map((row: { id: number }) => row.id)
+    expect(await ids('/api/channel/?p=0')).toEqual([c, b, a])
+    expect(await ids('/api/channel/?p=0&sort=name&order=asc')).toEqual([a, c, b])
+    expect(await ids('/api/channel/?p=0&sort=name&order=desc')).toEqual([b, c, a])
+    expect(await ids('/api/channel/?p=0&sort=priority&order=desc')).toEqual([c, a, b])
+    expect(await ids('/api/channel/?p=0&sort=type&order=asc')).toEqual([a, c, b])
+    expect(await ids('/api/channel/search?keyword=sort&sort=priority&order=asc')).toEqual([b, c, a])
+    for (const sort of ['group', 'status', 'response_time', 'balance', 'id']) {
+      expect(await ids(`/api/channel/?p=0&sort=${sort}&order=asc`)).toHaveLength(3)
+    }
+    const bad = await root.get('/api/channel/?p=0&sort=key')
+    expect(bad.body).toMatchObject({ success: false })
+    expect(bad.body.message).toContain('sort must be one of id, name, group')
+    expect((await root.get('/api/channel/?order=up')).body).toMatchObject({ success: false })
+  })
+
+  it('lists the channel types the relay can serve', async () => {
+    const response = await root.get('/api/channel/supported_types')
+    expect(response.body.success).toBe(true)
+    const types: number[] = response.body.data
+    expect(types).toEqual(expect.arrayContaining([1, 50, 36]))
+    expect(types).not.toContain(0)
+    expect(types).toEqual([...types].sort((left, right) => left - right))
   })
 })

@@ -1,10 +1,12 @@
-import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS } from '@one-api/contracts'
+import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS, Role } from '@one-api/contracts'
 import {
   CHANNEL_FORM_FIELDS,
   channelCreateInputSchema,
+  channelSortQuerySchema,
   channelUpdateInputSchema,
 } from '@one-api/contracts/channel'
 import { builtInModelCatalogue, defaultModelsByChannelType } from '@one-api/contracts/model-catalogue'
+import { supportedChannelTypes } from '@one-api/providers'
 import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
 import {
@@ -41,7 +43,7 @@ function withSlashes(route: RouteDefinition): RouteDefinition[] {
   return [route, { ...route, url: other }]
 }
 
-/** Channel management (spec §7 Channels, reference §4.3–4.4). Every route is admin-only. */
+/** Channel management, with one-api's routes and payloads. Every route is admin-only. */
 export function channelRoutes(context: AppContext): RouteDefinition[] {
   const { db } = context
   const readView = async (id: number) => {
@@ -53,45 +55,54 @@ export function channelRoutes(context: AppContext): RouteDefinition[] {
     ...withSlashes({
       method: 'GET',
       url: '/api/channel/',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
-        const rows = await listChannels(db, pageOf(request) * ITEMS_PER_PAGE, ITEMS_PER_PAGE)
+        const sort = parseInput(channelSortQuerySchema, request.query)
+        const rows = await listChannels(db, pageOf(request) * ITEMS_PER_PAGE, ITEMS_PER_PAGE, sort)
         return ok(rows.map(toChannelView))
       },
     }),
     {
       method: 'GET',
       url: '/api/channel/search',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const keyword = queryText(request, 'keyword')
-        const rows = await searchChannels(db, keyword, MAX_RECENT_ITEMS)
+        const sort = parseInput(channelSortQuerySchema, request.query)
+        const rows = await searchChannels(db, keyword, MAX_RECENT_ITEMS, sort)
         return ok(rows.map(toChannelView))
       },
     },
     {
+      // The channel types the relay can serve today, so the console can flag channels it cannot.
+      method: 'GET',
+      url: '/api/channel/supported_types',
+      access: 10,
+      handler: async () => ok(supportedChannelTypes()),
+    },
+    {
       method: 'GET',
       url: '/api/channel/models',
-      access: 10,
+      access: Role.Admin,
       handler: async () => ok(builtInModelCatalogue()),
     },
     {
-      // The console caches this map of channel type -> default models (spec §7).
+      // The console caches this map of channel type -> default models.
       method: 'GET',
       url: '/api/models',
-      access: 1,
+      access: Role.Common,
       handler: async () => ok(defaultModelsByChannelType()),
     },
     ...withSlashes({
       method: 'GET',
       url: '/api/channel/:id',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => ok(await readView(idOf(request))),
     }),
     ...withSlashes({
       method: 'POST',
       url: '/api/channel/',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const input = parseInput(channelCreateInputSchema, request.body)
         const rows = prepareCreate(input, Math.floor(Date.now() / 1000))
@@ -102,7 +113,7 @@ export function channelRoutes(context: AppContext): RouteDefinition[] {
     ...withSlashes({
       method: 'PUT',
       url: '/api/channel/',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const input = parseInput(channelUpdateInputSchema, request.body)
         let patch: ChannelPatch
@@ -126,13 +137,13 @@ export function channelRoutes(context: AppContext): RouteDefinition[] {
     ...withSlashes({
       method: 'DELETE',
       url: '/api/channel/disabled',
-      access: 10,
+      access: Role.Admin,
       handler: async () => ok(await deleteDisabledChannels(context)),
     }),
     ...withSlashes({
       method: 'DELETE',
       url: '/api/channel/:id',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         await deleteChannelById(context, idOf(request))
         return ok()

@@ -1,3 +1,4 @@
+import { ChannelType } from '@one-api/contracts/channel-types'
 import type { TestApp } from '../../testing/test-app.ts'
 
 /** Reads straight from the database, to check what the HTTP replies do not show. */
@@ -32,7 +33,7 @@ export async function countRows(server: TestApp) {
 /** A valid channel body; tests override the fields they are about. */
 export function channelBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    type: 1,
+    type: ChannelType.openAI,
     name: 'primary',
     key: 'sk-test-key-0001',
     base_url: '',

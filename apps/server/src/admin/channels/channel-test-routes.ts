@@ -1,4 +1,4 @@
-import { ChannelStatus } from '@one-api/contracts'
+import { ChannelStatus, Role } from '@one-api/contracts'
 import type { FastifyReply } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
 import { findChannelById } from '../../db/repositories/channels-repository.ts'
@@ -10,7 +10,7 @@ import { applyTestResult, testChannel } from '../../relay/health/channel-tester.
 import { toRoutedChannel } from '../../relay/routing/routed-channel.ts'
 import type { ChannelTestRunner } from './channel-test-runner.ts'
 
-/** Channel test, test-all and balance (reference §5.8), admin only. */
+/** Channel test, test-all and balance, admin only. */
 export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner): RouteDefinition[] {
   const updateBalance = async (id: number) => {
     const row = await findChannelById(context.db, id)
@@ -27,7 +27,7 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
     {
       method: 'GET',
       url: '/api/channel/test/:id',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const row = await findChannelById(context.db, idOf(request))
         if (!row) throw notFound('channel not found')
@@ -40,7 +40,7 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
     {
       method: 'GET',
       url: '/api/channel/test',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const scope = (request.query as { scope?: string }).scope ?? 'all'
         if (scope !== 'all' && scope !== 'disabled') throw badRequest("scope must be 'all' or 'disabled'")
@@ -51,7 +51,7 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
     {
       method: 'GET',
       url: '/api/channel/update_balance/:id',
-      access: 10,
+      access: Role.Admin,
       handler: async (request, reply: FastifyReply) => {
         try {
           const balance = await updateBalance(idOf(request))
@@ -60,9 +60,11 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
           if (error instanceof UnsupportedBalance)
             return reply.send({ success: false, message: 'not supported', balance: 0 })
           if (error instanceof Error && !('status' in error)) {
-            return reply
-              .code(502)
-              .send({ success: false, message: `balance query failed: ${error.message}`, balance: 0 })
+            return reply.send({
+              success: false,
+              message: `balance query failed: ${error.message}`,
+              balance: 0,
+            })
           }
           throw error
         }
@@ -71,7 +73,7 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
     {
       method: 'GET',
       url: '/api/channel/update_balance',
-      access: 10,
+      access: Role.Admin,
       handler: async () => {
         const rows = await context.db
           .selectFrom('channels')

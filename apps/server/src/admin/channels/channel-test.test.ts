@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockUpstream, startMockUpstream } from '../../../../../tools/mock-upstream/src/server.ts'
-import { ApiClient } from '../../testing/http-client.ts'
+import { ApiClient, outcome, REFUSED } from '../../testing/http-client.ts'
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../testing/test-app.ts'
 
 const QUOTED_KEY = 'sk-wrong-key-quoted-77'
@@ -222,7 +222,7 @@ describe('channel test, automatic disabling and enabling, balance', () => {
       ).length
     const runToTheEnd = async (scope: string) => {
       expect((await root.get(`/api/channel/test?scope=${scope}`)).body.success).toBe(true)
-      expect((await root.get(`/api/channel/test?scope=${scope}`)).status).toBe(400)
+      expect(outcome(await root.get(`/api/channel/test?scope=${scope}`))).toEqual(REFUSED)
       for (let attempt = 0; attempt < 100 && server.context.channelTests?.isRunning; attempt++) {
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
@@ -249,7 +249,7 @@ describe('channel test, automatic disabling and enabling, balance', () => {
     expect(await testLogs(enabled)).toBe(1)
     expect(await testLogs(programDisabled)).toBe(2)
     expect((await root.get(`/api/channel/${enabled}`)).body.data.test_time).toBeGreaterThan(0)
-    expect((await root.get('/api/channel/test?scope=bogus')).status).toBe(400)
+    expect(outcome(await root.get('/api/channel/test?scope=bogus'))).toEqual(REFUSED)
   })
 
   it('queries the balance of OpenAI-style channels and says "not supported" for others', async () => {

@@ -1,3 +1,4 @@
+import { Role } from '@one-api/contracts'
 import { adminDashboardQuerySchema } from '@one-api/contracts/dashboard'
 import type { AppContext } from '../../app-context.ts'
 import { currentUser, ok, type RouteDefinition } from '../../http/route.ts'
@@ -13,13 +14,13 @@ export function dashboardRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/user/dashboard',
-      access: 1,
+      access: Role.Common,
       handler: async (request) => ok(await userDashboard(context, currentUser(request).id)),
     },
     {
       method: 'GET',
       url: '/api/log/dashboard',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) =>
         ok(await adminDashboard(context, parseInput(adminDashboardQuerySchema, request.query))),
     },

@@ -1,4 +1,4 @@
-import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS } from '@one-api/contracts'
+import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS, Role } from '@one-api/contracts'
 import { deleteLogsQuerySchema, logQuerySchema, logSearchQuerySchema } from '@one-api/contracts/log'
 import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
@@ -37,17 +37,17 @@ export function logRoutes(context: AppContext): RouteDefinition[] {
   }
 
   return [
-    { method: 'GET', url: '/api/log/', access: 10, handler: list(false) },
-    { method: 'GET', url: '/api/log/stat', access: 10, handler: stat(false) },
-    { method: 'GET', url: '/api/log/search', access: 10, handler: search(false) },
-    { method: 'GET', url: '/api/log/self', access: 1, handler: list(true) },
-    { method: 'GET', url: '/api/log/self/', access: 1, handler: list(true) },
-    { method: 'GET', url: '/api/log/self/stat', access: 1, handler: stat(true) },
-    { method: 'GET', url: '/api/log/self/search', access: 1, handler: search(true) },
+    { method: 'GET', url: '/api/log/', access: Role.Admin, handler: list(false) },
+    { method: 'GET', url: '/api/log/stat', access: Role.Admin, handler: stat(false) },
+    { method: 'GET', url: '/api/log/search', access: Role.Admin, handler: search(false) },
+    { method: 'GET', url: '/api/log/self', access: Role.Common, handler: list(true) },
+    { method: 'GET', url: '/api/log/self/', access: Role.Common, handler: list(true) },
+    { method: 'GET', url: '/api/log/self/stat', access: Role.Common, handler: stat(true) },
+    { method: 'GET', url: '/api/log/self/search', access: Role.Common, handler: search(true) },
     {
       method: 'DELETE',
       url: '/api/log/',
-      access: 100,
+      access: Role.Root,
       handler: async (request) => {
         const { target_timestamp } = parseInput(deleteLogsQuerySchema, request.query)
         return ok(await deleteLogsBefore(logDb, target_timestamp))

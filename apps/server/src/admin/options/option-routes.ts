@@ -1,4 +1,4 @@
-import { isOptionKey, isSecretOption, updateOptionInputSchema } from '@one-api/contracts'
+import { isOptionKey, isSecretOption, Role, updateOptionInputSchema } from '@one-api/contracts'
 import type { AppContext } from '../../app-context.ts'
 import { badRequest } from '../../http/errors.ts'
 import { ok, type RouteDefinition } from '../../http/route.ts'
@@ -11,13 +11,13 @@ export function optionRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/option/',
-      access: 100,
+      access: Role.Root,
       handler: async () => ok(options.entries().filter((entry) => !isSecretOption(entry.key))),
     },
     {
       method: 'PUT',
       url: '/api/option/',
-      access: 100,
+      access: Role.Root,
       handler: async (request) => {
         const input = parseInput(updateOptionInputSchema, request.body)
         if (!isOptionKey(input.key)) throw badRequest(`Unknown option: ${input.key}`)

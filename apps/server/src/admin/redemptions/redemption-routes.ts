@@ -1,4 +1,4 @@
-import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS, RedemptionStatus } from '@one-api/contracts'
+import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS, RedemptionStatus, Role } from '@one-api/contracts'
 import {
   createRedemptionInputSchema,
   type RedemptionView,
@@ -46,7 +46,7 @@ function isStatusOnly(request: FastifyRequest): boolean {
   return value === 'true' || value === '1'
 }
 
-/** Redemption codes (spec §7 "Redemptions"): administrators create, list, edit and delete them. */
+/** Redemption codes: administrators create, list, edit and delete them. */
 export function redemptionRoutes(context: AppContext): RouteDefinition[] {
   const { db, dialect } = context
 
@@ -91,7 +91,7 @@ export function redemptionRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/redemption/',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const rows = await listRedemptions(db, pageOf(request) * ITEMS_PER_PAGE, ITEMS_PER_PAGE)
         return ok(rows.map(toRedemptionView))
@@ -100,7 +100,7 @@ export function redemptionRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/redemption/search',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const rows = await searchRedemptions(db, dialect, queryText(request, 'keyword'), MAX_RECENT_ITEMS)
         return ok(rows.map(toRedemptionView))
@@ -109,13 +109,13 @@ export function redemptionRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/redemption/:id',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => ok(toRedemptionView(await findOrFail(idOf(request)))),
     },
     {
       method: 'POST',
       url: '/api/redemption/',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const input = parseInput(createRedemptionInputSchema, request.body)
         const now = Math.floor(Date.now() / 1000)
@@ -142,7 +142,7 @@ export function redemptionRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'PUT',
       url: '/api/redemption/',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const id = isStatusOnly(request)
           ? await changeStatus(request.body)
@@ -150,8 +150,8 @@ export function redemptionRoutes(context: AppContext): RouteDefinition[] {
         return ok(toRedemptionView(await findOrFail(id)))
       },
     },
-    // The console calls DELETE /api/redemption/{id}/ (spec §7); the form without the slash works too.
-    { method: 'DELETE', url: '/api/redemption/:id', access: 10, handler: remove },
-    { method: 'DELETE', url: '/api/redemption/:id/', access: 10, handler: remove },
+    // The console calls DELETE /api/redemption/{id}/; the form without the slash works too.
+    { method: 'DELETE', url: '/api/redemption/:id', access: Role.Admin, handler: remove },
+    { method: 'DELETE', url: '/api/redemption/:id/', access: Role.Admin, handler: remove },
   ]
 }

@@ -1,5 +1,6 @@
+import { Role } from '@one-api/contracts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiClient } from '../../testing/http-client.ts'
+import { ApiClient, outcome, REFUSED } from '../../testing/http-client.ts'
 import { startTestApp, type TestApp } from '../../testing/test-app.ts'
 import { testDialects } from '../../testing/test-databases.ts'
 import {
@@ -16,7 +17,7 @@ describe.each(testDialects())('redemption codes on %s', (dialect) => {
   beforeAll(async () => {
     server = await startTestApp(dialect)
     await signInAsRoot(server)
-    admin = await createSignedInUser(server, 'codeadmin', 10)
+    admin = await createSignedInUser(server, 'codeadmin', Role.Admin)
     member = await createSignedInUser(server, 'codemember')
   })
   afterAll(async () => {
@@ -64,10 +65,12 @@ describe.each(testDialects())('redemption codes on %s', (dialect) => {
     ]
     for (const [body, message] of cases) {
       const response = await admin.client.post('/api/redemption/', body)
-      expect(response.status, JSON.stringify(body)).toBe(400)
+      expect(outcome(response), JSON.stringify(body)).toEqual(REFUSED)
       expect(response.body).toMatchObject({ success: false, message: expect.stringMatching(message) })
     }
-    expect((await admin.client.request('POST', '/api/redemption/', { raw: '{"name":"x",' })).status).toBe(400)
+    expect(outcome(await admin.client.request('POST', '/api/redemption/', { raw: '{"name":"x",' }))).toEqual(
+      REFUSED,
+    )
     expect(await snapshotTable(server, 'redemptions')).toEqual(before)
   })
 
@@ -79,7 +82,7 @@ describe.each(testDialects())('redemption codes on %s', (dialect) => {
     const second = (await admin.client.get('/api/redemption/?p=1')).body.data
     expect(second[0].id).toBeLessThan(ids[9])
     expect((await admin.client.get('/api/redemption/?p=99')).body.data).toEqual([])
-    expect((await admin.client.get('/api/redemption/?p=no')).status).toBe(400)
+    expect(outcome(await admin.client.get('/api/redemption/?p=no'))).toEqual(REFUSED)
 
     const names = async (keyword: string) =>
       (await admin.client.get(`/api/redemption/search?keyword=${keyword}`)).body.data.map(
@@ -102,8 +105,8 @@ describe.each(testDialects())('redemption codes on %s', (dialect) => {
       quota: 0,
       key: single.key,
     })
-    expect((await admin.client.get('/api/redemption/99999')).status).toBe(404)
-    expect((await admin.client.get('/api/redemption/abc')).status).toBe(400)
+    expect(outcome(await admin.client.get('/api/redemption/99999'))).toEqual(REFUSED)
+    expect(outcome(await admin.client.get('/api/redemption/abc'))).toEqual(REFUSED)
   })
 
   it('edits name and quota, enables and disables, and freezes a used code', async () => {
@@ -114,7 +117,7 @@ describe.each(testDialects())('redemption codes on %s', (dialect) => {
     const disabled = await admin.client.put('/api/redemption/?status_only=true', { id, status: 2 })
     expect(disabled.body.data).toMatchObject({ status: 2, name: 'renamed' })
     const refused = await member.client.post('/api/user/topup', { key })
-    expect(refused.status).toBe(400)
+    expect(outcome(refused)).toEqual(REFUSED)
     expect(refused.body.message).toMatch(/disabled/)
     expect(
       (await admin.client.put('/api/redemption/?status_only=true', { id, status: 1 })).body.data.status,
@@ -123,11 +126,11 @@ describe.each(testDialects())('redemption codes on %s', (dialect) => {
 
     for (const status of [1, 2]) {
       const response = await admin.client.put('/api/redemption/?status_only=true', { id, status })
-      expect(response.status).toBe(400)
+      expect(outcome(response)).toEqual(REFUSED)
       expect(response.body.message).toMatch(/already been used/)
     }
     const repriced = await admin.client.put('/api/redemption/', { id, name: 'renamed', quota: 1 })
-    expect(repriced.status).toBe(400)
+    expect(outcome(repriced)).toEqual(REFUSED)
     const renamed = await admin.client.put('/api/redemption/', { id, name: 'spent', quota: 75 })
     expect(renamed.body.data).toMatchObject({ name: 'spent', status: 3, quota: 75 })
   })
@@ -136,20 +139,20 @@ describe.each(testDialects())('redemption codes on %s', (dialect) => {
     const [key] = await create('stable', 10)
     const { id } = await rowOf(key)
     const before = await snapshotTable(server, 'redemptions')
-    const cases: Array<[string, unknown, number]> = [
-      ['/api/redemption/', { id, name: '', quota: 10 }, 400],
-      ['/api/redemption/', { id, name: 'x', quota: -2 }, 400],
-      ['/api/redemption/', { id, name: 'x' }, 400],
-      ['/api/redemption/', { id: 'one', name: 'x', quota: 1 }, 400],
-      ['/api/redemption/', { id: 999999, name: 'x', quota: 1 }, 404],
-      ['/api/redemption/?status_only=true', { id, status: 3 }, 400],
-      ['/api/redemption/?status_only=true', { id, status: '2' }, 400],
-      ['/api/redemption/?status_only=true', { id }, 400],
-      ['/api/redemption/?status_only=true', { id: 999999, status: 2 }, 404],
+    const cases: Array<[string, unknown]> = [
+      ['/api/redemption/', { id, name: '', quota: 10 }],
+      ['/api/redemption/', { id, name: 'x', quota: -2 }],
+      ['/api/redemption/', { id, name: 'x' }],
+      ['/api/redemption/', { id: 'one', name: 'x', quota: 1 }],
+      ['/api/redemption/', { id: 999999, name: 'x', quota: 1 }],
+      ['/api/redemption/?status_only=true', { id, status: 3 }],
+      ['/api/redemption/?status_only=true', { id, status: '2' }],
+      ['/api/redemption/?status_only=true', { id }],
+      ['/api/redemption/?status_only=true', { id: 999999, status: 2 }],
     ]
-    for (const [path, body, status] of cases) {
+    for (const [path, body] of cases) {
       const response = await admin.client.put(path, body)
-      expect(response.status, `${path} ${JSON.stringify(body)}`).toBe(status)
+      expect(outcome(response), `${path} ${JSON.stringify(body)}`).toEqual(REFUSED)
       expect(response.body.success).toBe(false)
     }
     expect(await snapshotTable(server, 'redemptions')).toEqual(before)
@@ -163,9 +166,9 @@ describe.each(testDialects())('redemption codes on %s', (dialect) => {
       message: '',
     })
     expect((await admin.client.delete(`/api/redemption/${second.id}`)).status).toBe(200)
-    expect((await admin.client.get(`/api/redemption/${first.id}`)).status).toBe(404)
-    expect((await admin.client.delete(`/api/redemption/${second.id}`)).status).toBe(404)
-    expect((await admin.client.delete('/api/redemption/1.5')).status).toBe(400)
+    expect(outcome(await admin.client.get(`/api/redemption/${first.id}`))).toEqual(REFUSED)
+    expect(outcome(await admin.client.delete(`/api/redemption/${second.id}`))).toEqual(REFUSED)
+    expect(outcome(await admin.client.delete('/api/redemption/1.5'))).toEqual(REFUSED)
     const gone = await server.context.db
       .selectFrom('redemptions')
       .selectAll()
@@ -191,7 +194,7 @@ describe.each(testDialects())('redemption codes on %s', (dialect) => {
       const anonymous = await call(new ApiClient(server.baseUrl))
       expect(anonymous.status).toBe(401)
       const forbidden = await call(member.client)
-      expect(forbidden.status).toBe(403)
+      expect(outcome(forbidden)).toEqual(REFUSED)
       expect(JSON.stringify(forbidden.body)).not.toContain(key)
     }
     expect(await snapshotTable(server, 'redemptions')).toEqual(before)

@@ -1,4 +1,5 @@
 import type { StatusRecord } from '@one-api/contracts'
+import { Role } from '@one-api/contracts/roles'
 import type { AppContext } from '../../app-context.ts'
 import { ok, type RouteDefinition } from '../../http/route.ts'
 
@@ -36,13 +37,13 @@ export function statusRoutes(context: AppContext): RouteDefinition[] {
     theme: options.get('Theme'),
   })
   return [
-    { method: 'GET', url: '/api/status', access: 0, handler: async () => ok(status()) },
-    { method: 'GET', url: '/api/notice', access: 0, handler: async () => ok(options.get('Notice')) },
-    { method: 'GET', url: '/api/about', access: 0, handler: async () => ok(options.get('About')) },
+    { method: 'GET', url: '/api/status', access: Role.Guest, handler: async () => ok(status()) },
+    { method: 'GET', url: '/api/notice', access: Role.Guest, handler: async () => ok(options.get('Notice')) },
+    { method: 'GET', url: '/api/about', access: Role.Guest, handler: async () => ok(options.get('About')) },
     {
       method: 'GET',
       url: '/api/home_page_content',
-      access: 0,
+      access: Role.Guest,
       handler: async () => ok(options.get('HomePageContent')),
     },
   ]

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiClient, registerAndLogin } from '../../testing/http-client.ts'
+import { ApiClient, outcome, REFUSED, registerAndLogin } from '../../testing/http-client.ts'
 import { startTestApp, type TestApp } from '../../testing/test-app.ts'
 import { testDialects } from '../../testing/test-databases.ts'
 
@@ -39,7 +39,7 @@ describe.each(testDialects())('token isolation on %s', (dialect) => {
         await intruder.put('/api/token/?status_only=true', { id, status: 2 }),
       ]
       for (const response of reads) {
-        expect(response.status).toBe(404)
+        expect(outcome(response)).toEqual(REFUSED)
         expect(response.body).toEqual({ success: false, message: 'Token not found' })
       }
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type ApiClient, registerAndLogin } from '../../testing/http-client.ts'
+import { type ApiClient, outcome, REFUSED, registerAndLogin } from '../../testing/http-client.ts'
 import { startTestApp, type TestApp } from '../../testing/test-app.ts'
 import { testDialects } from '../../testing/test-databases.ts'
 
@@ -91,7 +91,7 @@ describe.each(testDialects())('tokens on %s', (dialect) => {
   ])('refuses a bad token %j and creates nothing', async (body, message) => {
     const before = (await storedTokens()).length
     const response = await alice.post('/api/token/', body)
-    expect(response.status).toBe(400)
+    expect(outcome(response)).toEqual(REFUSED)
     expect(response.body.success).toBe(false)
     expect(response.body.message).toContain(message)
     expect((await storedTokens()).length).toBe(before)
@@ -123,8 +123,8 @@ describe.each(testDialects())('tokens on %s', (dialect) => {
     ])
     const byUsed = (await bob.get('/api/token/?order=used_quota')).body.data
     expect(byUsed[0].name).toBe('t3')
-    expect((await bob.get('/api/token/?p=-1')).status).toBe(400)
-    expect((await bob.get('/api/token/?p=abc')).status).toBe(400)
+    expect(outcome(await bob.get('/api/token/?p=-1'))).toEqual(REFUSED)
+    expect(outcome(await bob.get('/api/token/?p=abc'))).toEqual(REFUSED)
   })
 
   it('searches own tokens by name prefix, matching wildcards literally', async () => {
@@ -164,9 +164,9 @@ describe.each(testDialects())('tokens on %s', (dialect) => {
       1,
     )
     const bad = await alice.put('/api/token/?status_only=true', { id: token.id, status: 3 })
-    expect(bad.status).toBe(400)
+    expect(outcome(bad)).toEqual(REFUSED)
     const badUpdate = await alice.put('/api/token/', { id: token.id, name: '' })
-    expect(badUpdate.status).toBe(400)
+    expect(outcome(badUpdate)).toEqual(REFUSED)
     expect((await alice.get(`/api/token/${token.id}`)).body.data).toMatchObject({ name: 'edited', status: 1 })
   })
 
@@ -178,7 +178,7 @@ describe.each(testDialects())('tokens on %s', (dialect) => {
       .where('id', '=', token.id)
       .execute()
     const refused = await alice.put('/api/token/?status_only=true', { id: token.id, status: 1 })
-    expect(refused.status).toBe(400)
+    expect(outcome(refused)).toEqual(REFUSED)
     expect(refused.body.message).toBe(
       'the token has expired: change its expiry time or set it to never expire first',
     )
@@ -187,7 +187,7 @@ describe.each(testDialects())('tokens on %s', (dialect) => {
     const renamed = await alice.put('/api/token/', { ...current, name: 'renamed' })
     expect(renamed.body.data).toMatchObject({ name: 'renamed', status: 3 })
     const stillExpired = await alice.put('/api/token/', { ...current, status: 1 })
-    expect(stillExpired.status).toBe(400)
+    expect(outcome(stillExpired)).toEqual(REFUSED)
     const fixed = await alice.put('/api/token/', { ...current, expired_time: -1, status: 1 })
     expect(fixed.body.data).toMatchObject({ status: 1, expired_time: -1 })
   })
@@ -200,7 +200,7 @@ describe.each(testDialects())('tokens on %s', (dialect) => {
       .where('id', '=', token.id)
       .execute()
     const refused = await alice.put('/api/token/?status_only=true', { id: token.id, status: 1 })
-    expect(refused.status).toBe(400)
+    expect(outcome(refused)).toEqual(REFUSED)
     expect(refused.body.message).toBe(
       'the token quota is used up: raise its quota or make it unlimited first',
     )
@@ -242,7 +242,7 @@ describe.each(testDialects())('tokens on %s', (dialect) => {
     await setStored(token.id, { status: 4, remain_quota: 0, used_quota: 5 })
     const { withoutBalance } = await loadForm(token.id)
     const refused = await alice.put('/api/token/', { ...withoutBalance, status: 1 })
-    expect(refused.status).toBe(400)
+    expect(outcome(refused)).toEqual(REFUSED)
     expect(refused.body.message).toBe(
       'the token quota is used up: raise its quota or make it unlimited first',
     )
@@ -290,7 +290,7 @@ describe.each(testDialects())('tokens on %s', (dialect) => {
     ]
     for (const [remain_quota, message] of cases) {
       const response = await alice.put('/api/token/', { ...form, name: 'changed', remain_quota })
-      expect(response.status, JSON.stringify(remain_quota)).toBe(400)
+      expect(outcome(response), JSON.stringify(remain_quota)).toEqual(REFUSED)
       expect(response.body).toMatchObject({ success: false, message: expect.stringContaining(message) })
     }
     expect((await alice.get(`/api/token/${token.id}`)).body.data).toEqual(form)
@@ -306,8 +306,8 @@ describe.each(testDialects())('tokens on %s', (dialect) => {
     expect((await alice.delete(`/api/token/${first.id}`)).body.success).toBe(true)
     expect((await alice.delete(`/api/token/${second.id}/`)).body.success).toBe(true)
     expect(announced).toEqual([first.key.slice(3), second.key.slice(3)])
-    expect((await alice.get(`/api/token/${first.id}`)).status).toBe(404)
-    expect((await alice.delete(`/api/token/${second.id}/`)).status).toBe(404)
-    expect((await alice.get('/api/token/abc')).status).toBe(400)
+    expect(outcome(await alice.get(`/api/token/${first.id}`))).toEqual(REFUSED)
+    expect(outcome(await alice.delete(`/api/token/${second.id}/`))).toEqual(REFUSED)
+    expect(outcome(await alice.get('/api/token/abc'))).toEqual(REFUSED)
   })
 })

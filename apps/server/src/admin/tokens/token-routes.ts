@@ -1,4 +1,4 @@
-import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS, TokenStatus } from '@one-api/contracts'
+import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS, Role, TokenStatus } from '@one-api/contracts'
 import {
   createTokenInputSchema,
   tokenListQuerySchema,
@@ -66,7 +66,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/token/',
-      access: 1,
+      access: Role.Common,
       handler: async (request) => {
         const query = parseInput(tokenListQuerySchema, request.query)
         const rows = await listOwnTokens(
@@ -82,7 +82,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/token/search',
-      access: 1,
+      access: Role.Common,
       handler: async (request) => {
         const { keyword } = parseInput(tokenSearchQuerySchema, request.query)
         const rows = await searchOwnTokens(db, currentUser(request).id, keyword, MAX_RECENT_ITEMS)
@@ -92,14 +92,14 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/token/:id',
-      access: 1,
+      access: Role.Common,
       handler: async (request) =>
         ok(toTokenView(await findOrFail(currentUser(request).id, parseTokenId(request)))),
     },
     {
       method: 'POST',
       url: '/api/token/',
-      access: 1,
+      access: Role.Common,
       handler: async (request) => {
         const user = currentUser(request)
         const input = parseInput(createTokenInputSchema, request.body)
@@ -126,7 +126,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'PUT',
       url: '/api/token/',
-      access: 1,
+      access: Role.Common,
       handler: async (request) => {
         const user = currentUser(request)
         const statusOnly = (request.query as { status_only?: string }).status_only
@@ -185,7 +185,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
         return ok(toTokenView(await findOrFail(user.id, token.id)))
       },
     },
-    { method: 'DELETE', url: '/api/token/:id', access: 1, handler: deleteToken },
-    { method: 'DELETE', url: '/api/token/:id/', access: 1, handler: deleteToken },
+    { method: 'DELETE', url: '/api/token/:id', access: Role.Common, handler: deleteToken },
+    { method: 'DELETE', url: '/api/token/:id/', access: Role.Common, handler: deleteToken },
   ]
 }

@@ -1,4 +1,4 @@
-import { formatQuota, LogType, RedemptionStatus } from '@one-api/contracts'
+import { formatQuota, LogType, RedemptionStatus, Role } from '@one-api/contracts'
 import { adminTopUpInputSchema, redeemCodeInputSchema } from '@one-api/contracts/user-admin'
 import type { AppContext } from '../../app-context.ts'
 import { insertLogs, systemLog } from '../../db/repositories/logs-repository.ts'
@@ -9,7 +9,7 @@ import { currentUser, ok, type RouteDefinition } from '../../http/route.ts'
 import { parseInput } from '../../http/validate.ts'
 import { announceUserChange, assertOutranks, findLiveUser } from '../users/user-access.ts'
 
-/** Credits (reference §3.7): an administrator's top-up and a user redeeming a code. */
+/** Credits: an administrator's top-up and a user redeeming a code. */
 export function topupRoutes(context: AppContext): RouteDefinition[] {
   const { db, options } = context
   const display = (quota: number) =>
@@ -19,7 +19,7 @@ export function topupRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'POST',
       url: '/api/topup',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const input = parseInput(adminTopUpInputSchema, request.body)
         const target = await findLiveUser(context, { id: input.user_id })
@@ -47,7 +47,7 @@ export function topupRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'POST',
       url: '/api/user/topup',
-      access: 1,
+      access: Role.Common,
       handler: async (request) => {
         const user = currentUser(request)
         const { key } = parseInput(redeemCodeInputSchema, request.body)

@@ -1,5 +1,6 @@
+import { Role } from '@one-api/contracts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiClient } from '../../testing/http-client.ts'
+import { ApiClient, outcome, REFUSED } from '../../testing/http-client.ts'
 import { startTestApp, type TestApp } from '../../testing/test-app.ts'
 import { testDialects } from '../../testing/test-databases.ts'
 import {
@@ -20,7 +21,7 @@ describe.each(testDialects())('top-ups and redemption on %s', (dialect) => {
   beforeAll(async () => {
     server = await startTestApp(dialect)
     root = await signInAsRoot(server)
-    admin = await createSignedInUser(server, 'topadmin', 10)
+    admin = await createSignedInUser(server, 'topadmin', Role.Admin)
     member = await createSignedInUser(server, 'topmember')
     rival = await createSignedInUser(server, 'toprival')
   })
@@ -58,34 +59,36 @@ describe.each(testDialects())('top-ups and redemption on %s', (dialect) => {
     await admin.client.delete(`/api/user/${deleted.id}`)
     const users = await snapshotTable(server, 'users')
     const logCount = (await logsOfType(server, 1)).length
-    const cases: Array<[unknown, number, RegExp]> = [
-      [{ user_id: member.id, quota: 0 }, 400, /must not be zero/],
-      [{ user_id: member.id, quota: 1.5 }, 400, /quota must be an integer/],
-      [{ user_id: member.id, quota: '10' }, 400, /quota/],
-      [{ user_id: member.id }, 400, /quota/],
-      [{ quota: 10 }, 400, /id/],
-      [{ user_id: -3, quota: 10 }, 400, /id/],
-      [{ user_id: member.id, quota: 10, remark: 5 }, 400, /remark/],
-      [{ user_id: member.id, quota: -1e12 }, 400, /not have enough quota/],
-      [{ user_id: 999999, quota: 10 }, 404, /User not found/],
-      [{ user_id: deleted.id, quota: 10 }, 404, /User not found/],
+    const cases: Array<[unknown, RegExp]> = [
+      [{ user_id: member.id, quota: 0 }, /must not be zero/],
+      [{ user_id: member.id, quota: 1.5 }, /quota must be an integer/],
+      [{ user_id: member.id, quota: '10' }, /quota/],
+      [{ user_id: member.id }, /quota/],
+      [{ quota: 10 }, /id/],
+      [{ user_id: -3, quota: 10 }, /id/],
+      [{ user_id: member.id, quota: 10, remark: 5 }, /remark/],
+      [{ user_id: member.id, quota: -1e12 }, /not have enough quota/],
+      [{ user_id: 999999, quota: 10 }, /User not found/],
+      [{ user_id: deleted.id, quota: 10 }, /User not found/],
     ]
-    for (const [body, status, message] of cases) {
+    for (const [body, message] of cases) {
       const response = await admin.client.post('/api/topup', body)
-      expect(response.status, JSON.stringify(body)).toBe(status)
+      expect(outcome(response), JSON.stringify(body)).toEqual(REFUSED)
       expect(response.body).toMatchObject({ success: false, message: expect.stringMatching(message) })
     }
-    expect((await admin.client.request('POST', '/api/topup', { raw: '{"quota":' })).status).toBe(400)
+    expect(outcome(await admin.client.request('POST', '/api/topup', { raw: '{"quota":' }))).toEqual(REFUSED)
     expect(await snapshotTable(server, 'users')).toEqual(users)
     expect(await logsOfType(server, 1)).toHaveLength(logCount)
   })
 
   it('lets only a higher role top up a user', async () => {
-    const peer = await createSignedInUser(server, 'toppeer', 10)
+    const peer = await createSignedInUser(server, 'toppeer', Role.Admin)
     const users = await snapshotTable(server, 'users')
-    expect((await admin.client.post('/api/topup', { user_id: peer.id, quota: 10 })).status).toBe(403)
-    expect((await admin.client.post('/api/topup', { user_id: admin.id, quota: 10 })).status).toBe(403)
-    expect((await member.client.post('/api/topup', { user_id: member.id, quota: 10 })).status).toBe(403)
+    expect(outcome(await admin.client.post('/api/topup', { user_id: peer.id, quota: 10 }))).toEqual(REFUSED)
+    expect(outcome(await admin.client.post('/api/topup', { user_id: admin.id, quota: 10 }))).toEqual(REFUSED)
+    expect(outcome(await member.client.post('/api/topup', { user_id: member.id, quota: 10 }))).toEqual(
+      REFUSED,
+    )
     expect(
       (await new ApiClient(server.baseUrl).post('/api/topup', { user_id: member.id, quota: 10 })).status,
     ).toBe(401)
@@ -112,7 +115,7 @@ describe.each(testDialects())('top-ups and redemption on %s', (dialect) => {
     })
 
     const again = await member.client.post('/api/user/topup', { key })
-    expect(again.status).toBe(400)
+    expect(outcome(again)).toEqual(REFUSED)
     expect(again.body.message).toMatch(/already been used/)
     expect(await quotaOf(member.id)).toBe(start + 1000)
   })
@@ -120,14 +123,14 @@ describe.each(testDialects())('top-ups and redemption on %s', (dialect) => {
   it('refuses unknown codes and bad requests without crediting anything', async () => {
     const users = await snapshotTable(server, 'users')
     const unknown = await member.client.post('/api/user/topup', { key: '0123456789abcdef0123456789abcdef' })
-    expect(unknown.status).toBe(404)
+    expect(outcome(unknown)).toEqual(REFUSED)
     expect(unknown.body).toEqual({ success: false, message: 'Invalid redemption code' })
     for (const body of [{}, { key: '' }, { key: 123 }, { key: 'x'.repeat(65) }]) {
       const response = await member.client.post('/api/user/topup', body)
-      expect(response.status, JSON.stringify(body)).toBe(400)
+      expect(outcome(response), JSON.stringify(body)).toEqual(REFUSED)
       expect(response.body.success).toBe(false)
     }
-    expect((await member.client.request('POST', '/api/user/topup', { raw: 'key' })).status).toBe(400)
+    expect(outcome(await member.client.request('POST', '/api/user/topup', { raw: 'key' }))).toEqual(REFUSED)
     const [key] = await createCodes(10)
     expect((await new ApiClient(server.baseUrl).post('/api/user/topup', { key })).status).toBe(401)
     expect((await codeRow(key)).status).toBe(1)
@@ -143,9 +146,9 @@ describe.each(testDialects())('top-ups and redemption on %s', (dialect) => {
         member.client.post('/api/user/topup', { key }),
         rival.client.post('/api/user/topup', { key }),
       ])
-      const statuses = [first.status, second.status].sort()
-      expect(statuses).toEqual([200, 400])
-      const loser = first.status === 400 ? first : second
+      const outcomes = [first.body.success, second.body.success].sort()
+      expect(outcomes).toEqual([false, true])
+      const loser = first.body.success ? second : first
       expect(loser.body.message).toMatch(/already been used/)
       const gained = (await quotaOf(member.id)) - memberStart + (await quotaOf(rival.id)) - rivalStart
       expect(gained).toBe(700)
@@ -159,7 +162,7 @@ describe.each(testDialects())('top-ups and redemption on %s', (dialect) => {
     const responses = await Promise.all(
       Array.from({ length: 6 }, () => member.client.post('/api/user/topup', { key })),
     )
-    expect(responses.filter((response) => response.status === 200)).toHaveLength(1)
+    expect(responses.filter((response) => response.body.success === true)).toHaveLength(1)
     expect(await quotaOf(member.id)).toBe(start + 300)
     const logs = (await logsOfType(server, 1)).filter((log) => log.quota === 300 && log.user_id === member.id)
     expect(logs).toHaveLength(1)

@@ -11,7 +11,7 @@ export interface ManageResult {
 }
 
 /**
- * `POST /api/user/manage` (reference §5.1): root can never be disabled, deleted or demoted; an
+ * `POST /api/user/manage`, as in one-api: root can never be disabled, deleted or demoted; an
  * administrator acts only on lower roles; only root promotes to or demotes from administrator.
  */
 export async function manageUser(
@@ -27,22 +27,22 @@ export async function manageUser(
       await deleteUser(context, target)
       return { ...result, status: UserStatus.deleted }
     case 'disable':
-      if (target.role >= Role.root) throw forbidden('The super administrator account cannot be disabled')
+      if (target.role >= Role.Root) throw forbidden('The super administrator account cannot be disabled')
       result.status = UserStatus.disabled
       break
     case 'enable':
       result.status = UserStatus.enabled
       break
     case 'promote':
-      if (actor.role < Role.root) throw forbidden('Only the super administrator can promote users')
-      if (target.role >= Role.admin) throw badRequest('This user is already an administrator')
-      result.role = Role.admin
+      if (actor.role < Role.Root) throw forbidden('Only the super administrator can promote users')
+      if (target.role >= Role.Admin) throw badRequest('This user is already an administrator')
+      result.role = Role.Admin
       break
     case 'demote':
-      if (actor.role < Role.root) throw forbidden('Only the super administrator can demote users')
-      if (target.role >= Role.root) throw forbidden('The super administrator cannot be demoted')
-      if (target.role < Role.admin) throw badRequest('This user is already a normal user')
-      result.role = Role.user
+      if (actor.role < Role.Root) throw forbidden('Only the super administrator can demote users')
+      if (target.role >= Role.Root) throw forbidden('The super administrator cannot be demoted')
+      if (target.role < Role.Admin) throw badRequest('This user is already a normal user')
+      result.role = Role.Common
       break
   }
   await updateUserFields(context.db, target.id, { status: result.status, role: result.role })

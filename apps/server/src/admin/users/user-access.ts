@@ -34,7 +34,7 @@ export async function findLiveUser(context: AppContext, by: { id: number } | { u
  * everyone (what root may do to root itself is checked per action).
  */
 export function assertOutranks(actor: UserRow, target: UserRow): void {
-  if (actor.role >= Role.root) return
+  if (actor.role >= Role.Root) return
   if (target.role >= actor.role) {
     throw forbidden('Permission denied: you can only manage users whose role is lower than yours')
   }
@@ -42,7 +42,7 @@ export function assertOutranks(actor: UserRow, target: UserRow): void {
 
 /** Soft-deletes a user (never root), freeing the username as DELETE /api/user/self does. */
 export async function deleteUser(context: AppContext, target: UserRow): Promise<void> {
-  if (target.role >= Role.root) throw forbidden('The super administrator account cannot be deleted')
+  if (target.role >= Role.Root) throw forbidden('The super administrator account cannot be deleted')
   await softDeleteUser(context.db, target.id, `deleted_${randomHex32().slice(0, 16)}`)
   await announceUserChange(context, target.id)
 }

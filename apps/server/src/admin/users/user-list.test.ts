@@ -1,5 +1,6 @@
+import { Role } from '@one-api/contracts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiClient } from '../../testing/http-client.ts'
+import { ApiClient, outcome, REFUSED } from '../../testing/http-client.ts'
 import { startTestApp, type TestApp } from '../../testing/test-app.ts'
 import { testDialects } from '../../testing/test-databases.ts'
 import { createSignedInUser, insertTestUser, signInAsRoot, type TestUser } from './user-test-fixtures.ts'
@@ -12,7 +13,7 @@ describe.each(testDialects())('user lists and search on %s', (dialect) => {
   beforeAll(async () => {
     server = await startTestApp(dialect, { TRUST_PROXY: 'true' })
     root = await signInAsRoot(server)
-    admin = await createSignedInUser(server, 'listadmin', 10)
+    admin = await createSignedInUser(server, 'listadmin', Role.Admin)
     member = await createSignedInUser(server, 'listmember')
   })
   afterAll(async () => {
@@ -59,7 +60,7 @@ describe.each(testDialects())('user lists and search on %s', (dialect) => {
   it('refuses a page that is not a number', async () => {
     for (const page of ['abc', '-1', '1.5']) {
       const response = await admin.client.get(`/api/user/?p=${page}`)
-      expect(response.status, page).toBe(400)
+      expect(outcome(response), page).toEqual(REFUSED)
       expect(response.body).toMatchObject({ success: false, message: expect.stringMatching(/page/) })
     }
   })
@@ -126,7 +127,7 @@ describe.each(testDialects())('user lists and search on %s', (dialect) => {
     expect(seen.map((user: { id: number }) => user.id)).toEqual(expected)
     expect(seen[0]).toMatchObject({ username: 'twin', last_login_ip: '10.0.0.1' })
     expect(seen[0]).not.toHaveProperty('password')
-    expect((await admin.client.get('/api/user/sameip?p=x')).status).toBe(400)
+    expect(outcome(await admin.client.get('/api/user/sameip?p=x'))).toEqual(REFUSED)
   })
 
   it('shows one user to a higher role only', async () => {
@@ -135,18 +136,18 @@ describe.each(testDialects())('user lists and search on %s', (dialect) => {
     expect(view.body.data).toMatchObject({ id: member.id, username: 'listmember', role: 1 })
     expect(view.body.data).not.toHaveProperty('password')
     expect(view.body.data).not.toHaveProperty('access_token')
-    const peer = await createSignedInUser(server, 'listpeer', 10)
-    expect((await admin.client.get(`/api/user/${peer.id}`)).status).toBe(403)
-    expect((await admin.client.get(`/api/user/${admin.id}`)).status).toBe(403)
-    expect((await admin.client.get('/api/user/1')).status).toBe(403)
+    const peer = await createSignedInUser(server, 'listpeer', Role.Admin)
+    expect(outcome(await admin.client.get(`/api/user/${peer.id}`))).toEqual(REFUSED)
+    expect(outcome(await admin.client.get(`/api/user/${admin.id}`))).toEqual(REFUSED)
+    expect(outcome(await admin.client.get('/api/user/1'))).toEqual(REFUSED)
     expect((await root.get(`/api/user/${peer.id}`)).body.data.role).toBe(10)
     expect((await root.get('/api/user/1')).body.data.username).toBe('root')
-    expect((await admin.client.get('/api/user/999999')).status).toBe(404)
+    expect(outcome(await admin.client.get('/api/user/999999'))).toEqual(REFUSED)
     const deleted = await insertTestUser(server, { username: 'ghost', status: 3 })
-    expect((await admin.client.get(`/api/user/${deleted}`)).status).toBe(404)
+    expect(outcome(await admin.client.get(`/api/user/${deleted}`))).toEqual(REFUSED)
     for (const id of ['abc', '1.5', '0', '99999999999']) {
       const response = await admin.client.get(`/api/user/${id}`)
-      expect(response.status, id).toBe(400)
+      expect(outcome(response), id).toEqual(REFUSED)
       expect(response.body.message).toMatch(/id must be a positive integer/)
     }
   })
@@ -182,8 +183,7 @@ describe.each(testDialects())('user lists and search on %s', (dialect) => {
     for (const path of [...paths, '/api/group/']) {
       expect((await anonymous.get(path)).status, path).toBe(401)
       const forbidden = await member.client.get(path)
-      expect(forbidden.status, path).toBe(403)
-      expect(forbidden.body.success).toBe(false)
+      expect(outcome(forbidden), path).toEqual(REFUSED)
     }
   })
 })

@@ -1,4 +1,4 @@
-import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS } from '@one-api/contracts'
+import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS, Role } from '@one-api/contracts'
 import { USER_LIST_ORDERS, type UserListOrder } from '@one-api/contracts/user-admin'
 import type { AppContext } from '../../app-context.ts'
 import { listUsers, listUsersSharingIp, searchUsers } from '../../db/repositories/users-repository.ts'
@@ -18,7 +18,7 @@ export function userReadRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/user/',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const page = pageOf(request)
         const order = queryText(request, 'order')
@@ -34,7 +34,7 @@ export function userReadRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/user/search',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const search = { keyword: queryText(request, 'keyword'), ip: queryText(request, 'ip') }
         const rows = await searchUsers(db, dialect, search, MAX_RECENT_ITEMS)
@@ -44,7 +44,7 @@ export function userReadRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/user/sameip',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const page = pageOf(request)
         const rows = await listUsersSharingIp(db, page * ITEMS_PER_PAGE, ITEMS_PER_PAGE)
@@ -54,7 +54,7 @@ export function userReadRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/user/:id',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const target = await findLiveUser(context, { id: idOf(request) })
         assertOutranks(currentUser(request), target)
@@ -64,7 +64,7 @@ export function userReadRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/user/available_models',
-      access: 1,
+      access: Role.Common,
       handler: async (request) => {
         // A user belongs to one group in one-api; a comma list is accepted for forward compatibility.
         const groups = (currentUser(request).group || 'default')
@@ -85,7 +85,7 @@ export function userReadRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: '/api/group/',
-      access: 10,
+      access: Role.Admin,
       handler: async () => ok(groupNames(context)),
     },
   ]

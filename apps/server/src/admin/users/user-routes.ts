@@ -3,7 +3,7 @@ import type { RouteDefinition } from '../../http/route.ts'
 import { userReadRoutes } from './user-read-routes.ts'
 import { userWriteRoutes } from './user-write-routes.ts'
 
-/** User administration (spec §7 "Users"); the account's own routes live in admin/account. */
+/** User administration; the account's own routes live in admin/account. */
 export function userRoutes(context: AppContext): RouteDefinition[] {
   return [...userReadRoutes(context), ...userWriteRoutes(context)]
 }

@@ -1,3 +1,4 @@
+import { Role, UserStatus } from '@one-api/contracts'
 import { insertUser } from '../../db/repositories/users-repository.ts'
 import { ApiClient, registerAndLogin } from '../../testing/http-client.ts'
 import { ROOT_PASSWORD, type TestApp } from '../../testing/test-app.ts'
@@ -20,14 +21,18 @@ export interface TestUser {
  * Registers a user through the API and signs them in; an administrator or root role is set in
  * the database, since only root can promote and these tests are about what the role allows.
  */
-export async function createSignedInUser(server: TestApp, username: string, role = 1): Promise<TestUser> {
+export async function createSignedInUser(
+  server: TestApp,
+  username: string,
+  role: number = Role.Common,
+): Promise<TestUser> {
   const client = await registerAndLogin(server.baseUrl, username, USER_PASSWORD)
   const row = await server.context.db
     .selectFrom('users')
     .select('id')
     .where('username', '=', username)
     .executeTakeFirstOrThrow()
-  if (role !== 1) {
+  if (role !== Role.Common) {
     await server.context.db.updateTable('users').set({ role }).where('id', '=', row.id).execute()
   }
   return { id: row.id, username, client }
@@ -57,8 +62,8 @@ export async function insertTestUser(
   return insertUser(server.context.db, {
     password: 'not-a-bcrypt-hash',
     display_name: fields.username,
-    role: 1,
-    status: 1,
+    role: Role.Common,
+    status: UserStatus.enabled,
     email: '',
     github_id: '',
     wechat_id: '',

@@ -1,4 +1,4 @@
-import { formatQuota, LogType } from '@one-api/contracts'
+import { formatQuota, LogType, Role } from '@one-api/contracts'
 import {
   createUserInputSchema,
   manageUserInputSchema,
@@ -32,7 +32,7 @@ export function userWriteRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'POST',
       url: '/api/user/',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const input = parseInput(createUserInputSchema, request.body)
         // Always a normal user: promotion is a separate, root-only step.
@@ -48,7 +48,7 @@ export function userWriteRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'PUT',
       url: '/api/user/',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const actor = currentUser(request)
         const input = parseInput(updateUserInputSchema, request.body)
@@ -107,7 +107,7 @@ export function userWriteRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'DELETE',
       url: '/api/user/:id',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const target = await findLiveUser(context, { id: idOf(request) })
         assertOutranks(currentUser(request), target)
@@ -118,7 +118,7 @@ export function userWriteRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'POST',
       url: '/api/user/manage',
-      access: 10,
+      access: Role.Admin,
       handler: async (request) => {
         const input = parseInput(manageUserInputSchema, request.body)
         return ok(await manageUser(context, currentUser(request), input))

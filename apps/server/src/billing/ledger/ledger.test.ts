@@ -268,7 +268,8 @@ describe('Ledger on SQLite: reservations committed in batches', () => {
     )
     const before = { token: token(tokenId), user: user(userId), poisoned: token(poisonedTokenId) }
 
-    await ledger.settle(earlier, 40, 0)
+    // Not awaited: it goes in the batch below, and waits for a commit that succeeds.
+    const settled = ledger.settle(earlier, 40, 0)
     const batch = [
       ledger.reserve(tokenId, userId, 100),
       ledger.reserve(poisonedTokenId, poisonedUserId, 100),
@@ -283,6 +284,7 @@ describe('Ledger on SQLite: reservations committed in batches', () => {
     // The settlement was not lost with the batch: the next commit carries it.
     handle.sqlite!.exec('drop trigger fail_reservation')
     expect((await ledger.reserve(tokenId, userId, 100)).ok).toBe(true)
+    await settled
     expect(token(tokenId)).toMatchObject({ remain_quota: 860, used_quota: 140 })
     expect(user(userId)).toEqual({ quota: 860, used_quota: 40, request_count: 1 })
   })
@@ -347,15 +349,16 @@ describe('Ledger on SQLite: reservations committed in batches', () => {
     const writer = sharedWriter(false)
     ledger.shareWriteLockWith(writer)
     const reservation = reservationOf(await ledger.reserve(tokenId, userId, 100))
-    await ledger.settle(reservation, 40, channelId)
+    const settled = ledger.settle(reservation, 40, channelId)
 
-    // The settlement waits for its own batch (a timer), not for the writer's every batch.
+    // The settlement waits for its own batch (the end of this turn), not for the writer's every batch.
     writer.done()
     expect(ledger.hasQueuedCharges).toBe(true)
     expect(channelUsed(channelId)).toBe(0)
     ledger.flushSettlements()
     expect(ledger.hasQueuedCharges).toBe(false)
     expect(channelUsed(channelId)).toBe(40)
+    await settled
   })
 
   it('tells its listeners after each commit, and says whether charges are still queued', async () => {
@@ -369,9 +372,11 @@ describe('Ledger on SQLite: reservations committed in batches', () => {
     expect(seen).toEqual([false])
     expect(ledger.hasQueuedCharges).toBe(false)
 
-    await ledger.settle(first!, 30, 0)
+    const settled = ledger.settle(first!, 30, 0)
     await ledger.refund(second!)
     // A refund commits at once, and the settlement queued before it goes in the same commit.
+    expect(seen).toEqual([false, false])
+    await settled
     expect(seen).toEqual([false, false])
     expect(user(userId)).toEqual({ quota: 970, used_quota: 30, request_count: 1 })
   })

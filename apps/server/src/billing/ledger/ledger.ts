@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type SqliteDatabase from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import { isMysql, isSqlite } from '../../db/repositories/log-totals.ts'
+import type { NewLog } from '../../db/repositories/logs-repository.ts'
 import type { MainSchema } from '../../db/schema.ts'
 import { type LostSettlement, type ServerLedgerOptions, ServerLedgerWrites } from './server-ledger-writes.ts'
 import {
@@ -13,17 +14,16 @@ import {
 } from './sqlite-ledger-statements.ts'
 
 // On SQLite the ledger's writes are queued and committed together, because the commit, not the
-// updates, is what costs. Reservations wait until the end of the current turn of the event loop, or
-// a few turns under concurrent load (the caller is waiting for them); settlements, which nobody
-// waits for, up to 10 ms.
-const SETTLE_BATCH_DELAY_MS = 10
-const SETTLE_BATCH_SIZE = 256
-const RESERVE_BATCH_SIZE = 256
+// updates, is what costs. Reservations and settlements wait until the end of the current turn of
+// the event loop, or a few turns under concurrent load (their callers wait for them: a settled
+// request's answer ends once its charge and log are stored).
+const BATCH_SIZE = 256
+// How soon a batch whose commit failed is tried again.
+const FAILED_COMMIT_RETRY_MS = 10
 // Under concurrent load (the last batch carried CONCURRENT_BATCH reservations or more) a batch is
 // committed CONCURRENT_TURNS turns of the event loop later, so that many more reservations share
-// its commit. Measured at 50 connections: 2 turns gave 3-7 % more throughput, 8 gave 8-12 %, 16 no
-// more than 8; latency under load did not grow (p50 3-4 ms, p99 13-24 ms either way). When the loop
-// is not busy its turns take microseconds, and a lone request is committed in its own turn.
+// its commit, without adding latency under load (docs/decisions/sqlite-ledger-batching.md). When the
+// loop is not busy its turns take microseconds, and a lone request is committed in its own turn.
 const CONCURRENT_BATCH = 4
 const CONCURRENT_TURNS = 8
 // While the query builder holds the connection in a transaction, how soon to try again.
@@ -70,6 +70,26 @@ interface QueuedReservation extends ReservationRequest {
   reject(error: unknown): void
 }
 
+/** A settlement or refund queued on SQLite, with its request's consume log, if any. */
+interface QueuedSettlement {
+  settlement: Settlement
+  log?: NewLog
+  resolve(): void
+}
+
+/** Where consume logs go when they live in another database than the balances (LOG_SQL_DSN). */
+export interface SeparateLogs {
+  write(log: NewLog): void
+}
+
+export interface LedgerOptions extends ServerLedgerOptions {
+  /**
+   * Set when the logs live in another database: a log is then written there once its charge is
+   * stored (the two cannot share a transaction). Otherwise each log is stored with its charge.
+   */
+  separateLogs?: SeparateLogs
+}
+
 /**
  * The billing ledger: reserve before the upstream call, settle with the real cost afterwards,
  * refund on failure. The reservation is a pair of conditional UPDATEs inside one transaction, so
@@ -79,7 +99,7 @@ interface QueuedReservation extends ReservationRequest {
 export class Ledger implements ChargeQueue {
   private readonly prepared?: SqliteLedgerStatements
   private pendingReservations: QueuedReservation[] = []
-  private pendingSettlements: Settlement[] = []
+  private pendingSettlements: QueuedSettlement[] = []
   private flushImmediate: NodeJS.Immediate | undefined
   private flushTimer: NodeJS.Timeout | undefined
   private otherWriter: SharedWriter | undefined
@@ -94,15 +114,18 @@ export class Ledger implements ChargeQueue {
   /** This process among the gateway's nodes: the quota it holds is recorded under it (quota-holds.ts). */
   readonly nodeId = randomUUID()
 
-  /** `serverOptions`: how the writes are tried on PostgreSQL and MySQL (see ServerLedgerOptions). */
+  private readonly separateLogs: SeparateLogs | undefined
+
+  /** `options`: where logs go, and how the writes are tried on PostgreSQL and MySQL. */
   constructor(
     db: Kysely<MainSchema>,
     private readonly sqlite?: SqliteDatabase.Database,
-    serverOptions: ServerLedgerOptions = {},
+    options: LedgerOptions = {},
   ) {
+    this.separateLogs = options.separateLogs
     if (sqlite) this.prepared = prepareSqliteLedger(sqlite, this.nodeId)
     else if (!isSqlite(db)) {
-      this.serverWrites = new ServerLedgerWrites(db, this.nodeId, !isMysql(db), serverOptions)
+      this.serverWrites = new ServerLedgerWrites(db, this.nodeId, !isMysql(db), options)
     }
   }
 
@@ -127,8 +150,7 @@ export class Ledger implements ChargeQueue {
    * Commits take turns with `writer`: none is attempted while it writes, and one held back
    * meanwhile is made as soon as it is done. Otherwise a commit would find the write lock taken
    * and put the event loop to sleep (SQLite's busy wait) until it is free. When nothing was held
-   * back, its being done commits nothing: forcing a commit each time (as once) cut the batches
-   * short and cost the event loop about 3 µs a request under load.
+   * back, its being done commits nothing, so that batches are not cut short.
    */
   shareWriteLockWith(writer: SharedWriter): void {
     this.otherWriter = writer
@@ -154,10 +176,17 @@ export class Ledger implements ChargeQueue {
   ): Promise<ReservationOutcome> {
     return new Promise((resolve, reject) => {
       this.pendingReservations.push({ tokenId, userId, amount, now, resolve, reject })
-      if (this.pendingReservations.length >= RESERVE_BATCH_SIZE) this.flushInBackground()
-      else if (!this.flushImmediate)
-        this.flushAfterTurns(this.lastBatchSize >= CONCURRENT_BATCH ? CONCURRENT_TURNS : 1)
+      this.scheduleFlush()
     })
+  }
+
+  /** A batch goes when it is full, else at the end of this turn (a few turns under load). */
+  private scheduleFlush(): void {
+    if (this.pendingReservations.length + this.pendingSettlements.length >= BATCH_SIZE) {
+      this.flushInBackground()
+    } else if (!this.flushImmediate && !this.flushTimer) {
+      this.flushAfterTurns(this.lastBatchSize >= CONCURRENT_BATCH ? CONCURRENT_TURNS : 1)
+    }
   }
 
   /** Commits at the end of the event-loop turn `turns` from now (1: this one). */
@@ -171,8 +200,12 @@ export class Ledger implements ChargeQueue {
   /**
    * Charges `actual` for the request: the difference to the reservation goes back to (or is taken
    * from) the token and user, and the usage counters move. Runs at most once per reservation.
+   * `log`, the request's consume log, is stored in the same transaction as the charge (or, when
+   * the logs live in another database, written there once the charge is stored). Resolves once
+   * both are stored: the caller ends the client's answer then, so that an answer a client received
+   * whole is never lost from the books by a crash.
    */
-  async settle(reservation: Reservation, actual: number, channelId: number): Promise<void> {
+  async settle(reservation: Reservation, actual: number, channelId: number, log?: NewLog): Promise<void> {
     if (reservation.settled) return
     reservation.settled = true
     const settlement: Settlement = [
@@ -183,13 +216,16 @@ export class Ledger implements ChargeQueue {
       actual,
       1,
     ]
+    const logWithCharge = this.separateLogs ? undefined : log
     if (this.prepared) {
-      this.pendingSettlements.push(settlement)
-      if (this.pendingSettlements.length >= SETTLE_BATCH_SIZE) this.flushInBackground()
-      else this.flushTimer ??= setTimeout(() => this.flushInBackground(), SETTLE_BATCH_DELAY_MS)
-      return
+      await new Promise<void>((resolve) => {
+        this.pendingSettlements.push({ settlement, log: logWithCharge, resolve })
+        this.scheduleFlush()
+      })
+    } else {
+      await this.serverWrites?.settle(settlement, logWithCharge)
     }
-    await this.serverWrites?.settle(settlement)
+    if (log && this.separateLogs) this.separateLogs.write(log)
   }
 
   /**
@@ -240,18 +276,25 @@ export class Ledger implements ChargeQueue {
     this.pendingSettlements = []
     let outcomes: ReservationOutcome[]
     try {
-      outcomes = this.prepared.commitBatch(reservations, settlements)
+      const logs: NewLog[] = []
+      for (const { log } of settlements) if (log) logs.push(log)
+      outcomes = this.prepared.commitBatch(
+        reservations,
+        settlements.map((queued) => queued.settlement),
+        logs,
+      )
     } catch (error) {
       for (const reservation of reservations) reservation.reject(error)
       // Their requests were answered and are billed already: keep the charges and try again.
       this.pendingSettlements = settlements.concat(this.pendingSettlements)
       if (settlements.length > 0) {
-        this.flushTimer = setTimeout(() => this.flushInBackground(), SETTLE_BATCH_DELAY_MS)
+        this.flushTimer = setTimeout(() => this.flushInBackground(), FAILED_COMMIT_RETRY_MS)
       }
       throw error
     }
     this.lastBatchSize = reservations.length
     for (const [index, reservation] of reservations.entries()) reservation.resolve(outcomes[index])
+    for (const settlement of settlements) settlement.resolve()
     for (const listener of this.committedListeners) listener()
     return true
   }
@@ -275,7 +318,7 @@ export class Ledger implements ChargeQueue {
     if (this.prepared) {
       // Through the settlement queue, committed at once: the quota is usable by the retry that
       // usually follows on another channel.
-      this.pendingSettlements.push(refund)
+      this.pendingSettlements.push({ settlement: refund, resolve: () => {} })
       this.flushInBackground()
       return
     }

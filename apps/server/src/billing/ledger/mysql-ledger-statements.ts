@@ -1,5 +1,6 @@
 import { type Kysely, sql, type Transaction, type UpdateObject } from 'kysely'
-import type { MainSchema } from '../../db/schema.ts'
+import { insertLogsWithTotals } from '../../db/repositories/log-totals.ts'
+import type { LogSchema, MainSchema } from '../../db/schema.ts'
 import type { Guarded, PairSettlement } from './server-ledger-writes.ts'
 import type { ReservationOutcome } from './sqlite-ledger-statements.ts'
 
@@ -60,7 +61,8 @@ export function reserveOnMysql(
 }
 
 /**
- * Replaces the pair's reservations by what their requests cost (see settleOnPostgres). A sweep that
+ * Replaces the pair's reservations by what their requests cost, and stores their consume logs in
+ * the same transaction (see settleOnPostgres). A sweep that
  * took this node for dead (paused past the timeout) gave back part of what they reserved already:
  * that part is taken again, so each request still costs what it cost.
  */
@@ -106,6 +108,8 @@ export function settleOnMysql(
         .execute()
     }
     await updateHold(trx, hold, { amount: sql`amount - ${released}`, settle_write: writeId })
+    // The requests' logs commit with their charges (their daily totals' row locked last).
+    await insertLogsWithTotals(trx as unknown as Kysely<LogSchema>, pair.logs)
     return { guard: 'ok', value: true } as const
   })
 }

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely'
-import type { MainSchema } from '../../db/schema.ts'
+import { insertLogsWithTotals } from '../../db/repositories/log-totals.ts'
+import type { LogSchema, MainSchema } from '../../db/schema.ts'
 import type { Guarded, PairSettlement } from './server-ledger-writes.ts'
 import type { ReservationOutcome } from './sqlite-ledger-statements.ts'
 
@@ -89,12 +90,30 @@ export async function reserveOnPostgres(
 /**
  * Replaces reservations of `reserved` in all by what their requests cost (`actual`), counting
  * `requests` of them (a refund is a settlement that cost 0 and is not counted), and adds what each
- * channel earned. What this node's hold still holds of the reservations is released; a part a sweep
+ * channel earned, and stores the requests' consume logs in the same transaction. What this node's hold still holds of the reservations is released; a part a sweep
  * already gave back (this node taken for dead) is taken again, so the requests cost `actual` in all
  * and nothing is given back twice. A token deleted while its requests were in flight still has
  * their hold released, and its user is charged what they cost, not their reservations too.
  */
 export async function settleOnPostgres(
+  db: Kysely<MainSchema>,
+  nodeId: string,
+  settlement: PairSettlement,
+  writeId: number,
+): Promise<Guarded<true>> {
+  if (settlement.logs.length === 0) return settleStatement(db, nodeId, settlement, writeId)
+  // The requests' logs commit with their charges, after it (their daily totals' row is locked
+  // last, as by every writer of logs); a write that does not pass its guard stores none.
+  return db.transaction().execute(async (trx) => {
+    const outcome = await settleStatement(trx, nodeId, settlement, writeId)
+    if (outcome.guard === 'ok') {
+      await insertLogsWithTotals(trx as unknown as Kysely<LogSchema>, settlement.logs)
+    }
+    return outcome
+  })
+}
+
+async function settleStatement(
   db: Kysely<MainSchema>,
   nodeId: string,
   settlement: PairSettlement,

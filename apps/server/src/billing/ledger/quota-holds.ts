@@ -155,8 +155,10 @@ export class QuotaHoldKeeper {
     private readonly nodeId: string,
     private readonly options: QuotaHoldKeeperOptions,
   ) {
-    this.heartbeatMs = options.heartbeatMs ?? HOLD_HEARTBEAT_MS
     this.nodeTimeoutSeconds = options.nodeTimeoutSeconds ?? HOLD_NODE_TIMEOUT_SECONDS
+    // A live node writes its heartbeat several times within the timeout, however short it is set.
+    this.heartbeatMs =
+      options.heartbeatMs ?? Math.min(HOLD_HEARTBEAT_MS, (this.nodeTimeoutSeconds * 1000) / 4)
   }
 
   /** Registers the node and sweeps once (what a crashed predecessor held comes back at start). */

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { NewLog } from '../../db/repositories/logs-repository.ts'
 import type { MainSchema } from '../../db/schema.ts'
 import { withinTime } from '../../platform/time-limit.ts'
 import { reserveOnMysql, settleOnMysql } from './mysql-ledger-statements.ts'
@@ -19,6 +20,8 @@ interface QueuedReservation extends ReservationRequest {
 
 interface QueuedSettlement {
   settlement: Settlement
+  /** The request's consume log, stored in the transaction that applies its charge. */
+  log?: NewLog
   resolve(): void
   reject(error: unknown): void
 }
@@ -52,6 +55,8 @@ export interface PairSettlement {
   requests: number
   /** What each channel earned, by channel id (channels with nothing earned left out). */
   channels: Map<number, number>
+  /** The requests' consume logs: stored in the same transaction as their charges. */
+  logs: NewLog[]
 }
 
 /**
@@ -135,11 +140,11 @@ export class ServerLedgerWrites {
     })
   }
 
-  /** A settlement, or a refund (cost 0, not counted, no channel). */
-  settle(settlement: Settlement): Promise<void> {
+  /** A settlement, or a refund (cost 0, not counted, no channel), with its consume log if any. */
+  settle(settlement: Settlement, log?: NewLog): Promise<void> {
     let item!: QueuedSettlement
     const done = new Promise<void>((resolve, reject) => {
-      item = { settlement, resolve, reject }
+      item = { settlement, log, resolve, reject }
     })
     this.unsettled.set(item, done)
     const forget = () => this.unsettled.delete(item)
@@ -191,9 +196,9 @@ export class ServerLedgerWrites {
    * still running, though its requests were refused: this records its id on the hold row, so that
    * no try of it lands from now on, and gives it back if one had. The pair's next reservations wait
    * for it (one of theirs would record a higher id and hide whether this one landed): it is tried
-   * at once, and again before each of the pair's next reservations until it is written. Throws
-   * when its tries fail. (It used to be tried for a minute once, the pair's requests waiting all
-   * that time, and then given up: the reservation stayed held until the node stopped.)
+   * at once, and again before each of the pair's next reservations until it is written, so that
+   * no reservation stays held for good and no request waits long behind it. Throws when its tries
+   * fail.
    */
   private async fence(
     tokenId: number,
@@ -227,10 +232,20 @@ export class ServerLedgerWrites {
 
   private async writeSettlements(items: QueuedSettlement[]): Promise<void> {
     const [tokenId, userId] = items[0]!.settlement
-    const pair: PairSettlement = { tokenId, userId, reserved: 0, actual: 0, requests: 0, channels: new Map() }
+    const pair: PairSettlement = {
+      tokenId,
+      userId,
+      reserved: 0,
+      actual: 0,
+      requests: 0,
+      channels: new Map(),
+      logs: [],
+    }
     for (const {
       settlement: [, , channelId, reserved, actual, counted],
+      log,
     } of items) {
+      if (log) pair.logs.push(log)
       pair.reserved += reserved
       pair.actual += actual
       pair.requests += counted

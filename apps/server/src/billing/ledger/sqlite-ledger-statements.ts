@@ -1,4 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3'
+import type { NewLog } from '../../db/repositories/logs-repository.ts'
+import { LOG_STATEMENTS, logBatch } from '../sqlite-log-statements.ts'
 
 /**
  * The ledger's writes as prepared better-sqlite3 statements. On SQLite the cost of the relay's
@@ -7,12 +9,14 @@ import type SqliteDatabase from 'better-sqlite3'
  */
 export interface SqliteLedgerStatements {
   /**
-   * In one transaction: applies the settlements, then tries each reservation in order. Returns one
+   * In one transaction: applies the settlements and stores the consume logs of their requests (a
+   * charge and its log become durable together), then tries each reservation in order. Returns one
    * outcome per reservation. Throws (with nothing applied) if the transaction fails.
    */
   commitBatch(
     reservations: ReadonlyArray<ReservationRequest>,
     settlements: ReadonlyArray<Settlement>,
+    logs: readonly NewLog[],
   ): ReservationOutcome[]
 }
 
@@ -187,12 +191,29 @@ export function prepareSqliteLedger(
     for (const [channelId, actual] of channels) chargeChannel.run({ channelId, actual })
   }
 
+  // The consume logs, written by the same statements the log write thread runs (logBatch).
+  const logStatements: SqliteDatabase.Statement[] = []
+  const insertLogs = (logs: readonly NewLog[]) => {
+    if (logs.length === 0) return
+    const batch = logBatch(logs)
+    if (!batch) throw new Error('a consume log leaves a column unset')
+    for (const [index, parameters] of batch) {
+      logStatements[index] ??= database.prepare(LOG_STATEMENTS[index]!)
+      logStatements[index]!.run(parameters)
+    }
+  }
+
   // Settlements first: a request that cost less than it reserved frees quota for the reservations
   // behind it. IMMEDIATE takes the write lock (or waits for it) before any statement runs, so the
   // balances read by reserveAll cannot change before the commit.
   const commitBatch = database.transaction(
-    (reservations: ReadonlyArray<ReservationRequest>, settlements: ReadonlyArray<Settlement>) => {
+    (
+      reservations: ReadonlyArray<ReservationRequest>,
+      settlements: ReadonlyArray<Settlement>,
+      logs: readonly NewLog[],
+    ) => {
       settleAll(settlements)
+      insertLogs(logs)
       const outcomes = reserveAll(reservations)
       writeReservations(reservations, outcomes)
       writeHolds(reservations, outcomes, settlements)
@@ -200,6 +221,6 @@ export function prepareSqliteLedger(
     },
   )
   return {
-    commitBatch: (reservations, settlements) => commitBatch.immediate(reservations, settlements),
+    commitBatch: (reservations, settlements, logs) => commitBatch.immediate(reservations, settlements, logs),
   }
 }

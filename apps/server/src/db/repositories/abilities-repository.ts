@@ -19,7 +19,7 @@ export interface AbilitySource {
 const INSERT_CHUNK_SIZE = 100
 
 /**
- * One routing row per (group x model) of a channel (reference §4.4). Pairs are de-duplicated
+ * One routing row per (group x model) of a channel (one-api's abilities table). Pairs are de-duplicated
  * case-insensitively because MySQL's default collation would treat 'GPT-4' and 'gpt-4' as the same
  * primary key and fail the whole transaction.
  */

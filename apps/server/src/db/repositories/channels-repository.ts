@@ -1,3 +1,4 @@
+import type { ChannelSort } from '@one-api/contracts/channel'
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely'
 import type { Dialect } from '../database.ts'
 import type { ChannelsTable, MainSchema } from '../schema.ts'
@@ -31,10 +32,19 @@ const PUBLIC_COLUMNS = [
   'system_prompt',
 ] as const satisfies readonly (keyof PublicChannelRow)[]
 
-export function listChannels(db: Executor, offset: number, limit: number): Promise<PublicChannelRow[]> {
+const NEWEST_FIRST: ChannelSort = { sort: 'id', order: 'desc' }
+
+export function listChannels(
+  db: Executor,
+  offset: number,
+  limit: number,
+  { sort, order }: ChannelSort = NEWEST_FIRST,
+): Promise<PublicChannelRow[]> {
+  // The id breaks ties, so pages of an equal-valued column neither repeat nor skip rows.
   return db
     .selectFrom('channels')
     .select(PUBLIC_COLUMNS)
+    .orderBy(sort, order)
     .orderBy('id', 'desc')
     .limit(limit)
     .offset(offset)
@@ -47,7 +57,12 @@ export function listChannels(db: Executor, offset: number, limit: number): Promi
  * an administrator who may not read it. Prefixes are compared with substr rather than LIKE so '%'
  * and '_' in a keyword are literal on every database without an ESCAPE clause.
  */
-export function searchChannels(db: Executor, keyword: string, limit: number): Promise<PublicChannelRow[]> {
+export function searchChannels(
+  db: Executor,
+  keyword: string,
+  limit: number,
+  { sort, order }: ChannelSort = NEWEST_FIRST,
+): Promise<PublicChannelRow[]> {
   const length = [...keyword].length
   const id = /^\d{1,9}$/.test(keyword) ? Number(keyword) : undefined
   return db
@@ -61,6 +76,7 @@ export function searchChannels(db: Executor, keyword: string, limit: number): Pr
       if (id !== undefined) matches.push(eb('id', '=', id))
       return eb.or(matches)
     })
+    .orderBy(sort, order)
     .orderBy('id', 'desc')
     .limit(limit)
     .execute()

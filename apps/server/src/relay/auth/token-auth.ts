@@ -53,7 +53,7 @@ function readApiKey(authorization: string | undefined): ApiKey {
 }
 
 /**
- * Token authentication of reference §2.2: `Authorization: Bearer sk-<key>[-<channelId>]`.
+ * Token authentication, as one-api's: `Authorization: Bearer sk-<key>[-<channelId>]`.
  * Token quota is not judged here but by the ledger's atomic reservation. Answers at once when the
  * token and its user are cached (the usual case: no promise to wait for), else once they are read.
  */
@@ -119,7 +119,7 @@ function callerOf(token: CachedToken, user: CachedUser | undefined, apiKey: ApiK
     throw new RelayError(403, 'The account of this token is disabled', 'user_disabled')
   const { channelPart } = apiKey
   if (channelPart === undefined) return { token, user, pinnedChannelId: undefined }
-  if (user.role < Role.admin)
+  if (user.role < Role.Admin)
     throw new RelayError(403, 'Only administrators may pin a channel', 'channel_pinning_forbidden')
   return { token, user, pinnedChannelId: readChannelId(channelPart) }
 }

@@ -6,7 +6,7 @@ import { balanceBase, fetchBalance, UnsupportedBalance } from './balance.ts'
 
 const KEY = 'sk-balance-secret-42'
 
-/** What each provider's balance endpoint answers, in its documented shape (reference §5.8). */
+/** What each provider's balance endpoint answers, in its documented shape. */
 const ANSWERS: Record<string, unknown> = {
   '/v1/dashboard/billing/subscription': { hard_limit_usd: 120, has_payment_method: false },
   '/v1/dashboard/billing/usage': { total_usage: 2050 },

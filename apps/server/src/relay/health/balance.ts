@@ -1,10 +1,10 @@
-import { channelTypeInfo } from '@one-api/contracts/channel-types'
+import { ChannelType, channelTypeInfo } from '@one-api/contracts/channel-types'
 import { request } from 'undici'
 import type { RoutedChannel } from '../routing/routed-channel.ts'
 import { redactChannelKey } from './redact-key.ts'
 
 /**
- * Balance queries for the channel types that have one (reference §5.8). Each returns the amount
+ * Balance queries for the channel types that have one. Each returns the amount
  * in the provider's currency; types without a balance API throw UnsupportedBalance.
  */
 export class UnsupportedBalance extends Error {
@@ -78,16 +78,16 @@ const aiProxy: Fetcher = async (channel, base) => {
 }
 
 const FETCHERS: Record<number, [Fetcher, string]> = {
-  1: [openAi, 'https://api.openai.com'],
-  8: [openAi, ''],
-  4: [creditGrants, 'https://api.closeai-proxy.xyz'],
-  5: [openAiSb, 'https://api.openai-sb.com'],
-  10: [aiProxy, 'https://aiproxy.io'],
-  12: [creditGrants, 'https://api.api2gpt.com'],
-  13: [creditGrants, 'https://api.aigc2d.com'],
-  20: [openRouter, 'https://openrouter.ai'],
-  36: [deepSeek, 'https://api.deepseek.com'],
-  44: [siliconFlow, 'https://api.siliconflow.cn'],
+  [ChannelType.openAI]: [openAi, 'https://api.openai.com'],
+  [ChannelType.custom]: [openAi, ''],
+  [ChannelType.closeAi]: [creditGrants, 'https://api.closeai-proxy.xyz'],
+  [ChannelType.openAiSb]: [openAiSb, 'https://api.openai-sb.com'],
+  [ChannelType.aiProxy]: [aiProxy, 'https://aiproxy.io'],
+  [ChannelType.api2gpt]: [creditGrants, 'https://api.api2gpt.com'],
+  [ChannelType.aigc2d]: [creditGrants, 'https://api.aigc2d.com'],
+  [ChannelType.openRouter]: [openRouter, 'https://openrouter.ai'],
+  [ChannelType.deepSeek]: [deepSeek, 'https://api.deepseek.com'],
+  [ChannelType.siliconFlow]: [siliconFlow, 'https://api.siliconflow.cn'],
 }
 
 export function hasBalanceQuery(type: number): boolean {

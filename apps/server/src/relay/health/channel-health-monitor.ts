@@ -10,7 +10,7 @@ import { notifyRoot } from './notify-root.ts'
 import { redactChannelKey } from './redact-key.ts'
 
 /**
- * Automatic disabling (reference §2.6) made less trigger-happy: only errors that mean the
+ * One-api's automatic disabling, made less trigger-happy: only errors that mean the
  * channel's key or account is unusable count (401, invalid key, quota gone, account deactivated —
  * not rate limits, timeouts or a bad request), and a channel is disabled only after
  * `failureCount` of them within `windowSeconds` (counted across nodes when they share Redis),

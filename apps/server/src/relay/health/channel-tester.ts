@@ -4,9 +4,9 @@ import type { Selectable } from 'kysely'
 import type { AppContext } from '../../app-context.ts'
 import { insertLogs, systemLog } from '../../db/repositories/logs-repository.ts'
 import type { ChannelsTable } from '../../db/schema.ts'
+import { readWholeBody } from '../pipeline/streamed-response.ts'
 import { CHANNEL_HEALTHY } from '../routing/channel-router.ts'
 import { toRoutedChannel } from '../routing/routed-channel.ts'
-import { readWholeBody } from '../upstream-http/streamed-response.ts'
 import { redactChannelKey } from './redact-key.ts'
 
 export interface ChannelTestResult {
@@ -22,7 +22,7 @@ export interface ChannelTestResult {
 const TEST_TIMEOUT_MS = 60_000
 
 /**
- * Sends one small non-stream chat request through the channel's own adaptor (reference §5.8):
+ * Sends one small non-stream chat request through the channel's own adaptor:
  * the requested model if the channel lists it, else gpt-3.5-turbo if listed, else its first model.
  * Records response_time (0 when the test failed) and test_time and a test log (type 5); charges no
  * quota. What the upstream said is passed on without the channel's key (redact-key.ts).
@@ -88,10 +88,10 @@ export async function testChannel(
   const built = adaptor.buildRequest(request, channel)
   if (isUpstreamError(built)) return finish(false, built.message)
   try {
-    const response = await context.relay.upstream.send({
-      ...built,
-      signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
-    })
+    const response = await context.relay.upstream.send(
+      { ...built, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) },
+      { whole: true },
+    )
     const body = await readWholeBody(response.body)
     const parsed = adaptor.parseResponse(
       { status: response.statusCode, headers: response.headers, body },

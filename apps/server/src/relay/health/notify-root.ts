@@ -48,7 +48,7 @@ async function emailRoot(
   const root = await context.db
     .selectFrom('users')
     .select('email')
-    .where('role', '>=', Role.root)
+    .where('role', '>=', Role.Root)
     .where('email', '!=', '')
     .orderBy('id')
     .executeTakeFirst()

@@ -5,7 +5,7 @@ import type { ResolvedPricing } from '../../billing/pricing/resolve-pricing.ts'
 import { type Charge, type CostInput, chargeFor } from '../../billing/request-cost.ts'
 import { relayHeaders, sendAnswer } from '../front/client-response.ts'
 import type { RoutedChannel } from '../routing/routed-channel.ts'
-import { disconnectNote, type RelayState } from './relay-state.ts'
+import { brokeOffNote, disconnectNote, type RelayState } from './relay-state.ts'
 import { SpeechStream } from './speech-stream.ts'
 import type { UpstreamClient } from './upstream-client.ts'
 import { type StreamSink, UPSTREAM_REQUEST_ID, type UpstreamAnswer } from './upstream-exchange.ts'
@@ -23,10 +23,12 @@ export interface AttemptInput {
 
 /**
  * `served`: the client got an answer (billing is the caller's job), as a stream of events or not
- * (an image model may answer a stream request with JSON); `failed`: nothing was sent yet.
+ * (an image model may answer a stream request with JSON), all but its end: `finish` ends it, and
+ * the caller calls it once the charge is stored, so that a client never holds a whole answer the
+ * books could lose. `failed`: nothing was sent yet.
  */
 export type AttemptOutcome =
-  | { kind: 'served'; charge: Charge; notes: string[]; streamed: boolean }
+  | { kind: 'served'; charge: Charge; notes: string[]; streamed: boolean; finish: () => void }
   | { kind: 'failed'; error: UpstreamError }
 
 /** One try against one channel. Never retries itself; never writes to the client on failure. */
@@ -71,8 +73,9 @@ export async function runAttempt(upstream: UpstreamClient, input: AttemptInput):
   const contentType = answer.headers['content-type'] || 'application/json'
   const upstreamId = answer.headers[UPSTREAM_REQUEST_ID]
   const extra = upstreamId === undefined ? undefined : { [UPSTREAM_REQUEST_ID]: upstreamId }
-  sendAnswer(state.response, state.requestId, answer.status, contentType, parsed.body, extra)
-  return { kind: 'served', charge, notes: [], streamed: false }
+  const finish = () =>
+    sendAnswer(state.response, state.requestId, answer.status, contentType, parsed.body, extra)
+  return { kind: 'served', charge, notes: [], streamed: false, finish }
 }
 
 /**
@@ -106,6 +109,8 @@ class ClientStream implements ClientSink {
   /** What the transformer returned before the answer began: sent with its first event. */
   private heldBack: Array<string | Buffer> = []
   private brokeOff: Error | undefined
+  /** The end of a complete stream, sent by finish() once its charge is stored. */
+  private tail: string | Buffer | undefined
   private upstreamRequestId: string | undefined
   private readonly createdAt = Date.now()
   private keepAlivesSeen = 0
@@ -161,7 +166,7 @@ class ClientStream implements ClientSink {
     const { state, transformer, notes } = this
     this.brokeOff = brokeOff
     if (brokeOff) {
-      notes.push(state.clientGone ? disconnectNote(state) : 'upstream stream broke off')
+      notes.push(state.clientGone ? disconnectNote(state) : brokeOffNote(brokeOff))
     }
     if (!transformer.upstreamCompleted && notes.length === 0) notes.push('upstream ended without [DONE]')
     if (transformer.streamError) notes.push(`upstream error in stream: ${transformer.streamError.message}`)
@@ -174,7 +179,7 @@ class ClientStream implements ClientSink {
     if (!this.began && !transformer.answered) return
     if (!this.began) this.begin()
     if (!brokeOff) {
-      response.end(tail)
+      this.tail = tail
       return
     }
     // Cut short, it must not look complete (with a [DONE] and a clean end, SDKs handed the cut text
@@ -208,7 +213,14 @@ class ClientStream implements ClientSink {
     }
     // The transformer reads the generated text only if chargeFor asks (no usage reported).
     const charge = chargeFor(input.cost, input.promptEstimate, transformer.usage, transformer)
-    return { kind: 'served', charge, notes: this.notes, streamed: true }
+    return { kind: 'served', charge, notes: this.notes, streamed: true, finish: () => this.finish() }
+  }
+
+  /** Ends a complete stream (a cut one was closed by end() already). */
+  private finish(): void {
+    const response = this.state.response
+    if (this.tail !== undefined && !response.destroyed) response.end(this.tail)
+    this.tail = undefined
   }
 
   /**

@@ -265,9 +265,17 @@ async function serve(
       services.router.reportSuccess(channel.id)
       // Counted now: a database slow to store the charge (or out of reach) must not hide it.
       recordMetrics(services, state, labels, state.response.statusCode)
-      const notes = outcome.notes
+      const { notes, charge, streamed } = outcome
+      const logged = options.boolean('LogConsumeEnabled')
+      const log = () => consumeLog(state, channel, pricing, mappedModel, charge, notes, streamed)
       try {
-        await services.ledger.settle(reserved.reservation, outcome.charge.quota, channel.id)
+        // The charge and its log are stored together before the answer ends (see AttemptOutcome).
+        await services.ledger.settle(
+          reserved.reservation,
+          charge.quota,
+          channel.id,
+          logged ? log() : undefined,
+        )
       } catch (error) {
         // The client was served: its log is written all the same, saying the charge is missing
         // (its reservation stays taken), so the administrator can see and settle it.
@@ -275,11 +283,9 @@ async function serve(
         notes.push(
           `the charge could not be recorded (${(error as Error).message}); the reservation stays taken`,
         )
-      }
-      if (options.boolean('LogConsumeEnabled')) {
-        services.logWriter.write(
-          consumeLog(state, channel, pricing, mappedModel, outcome.charge, notes, outcome.streamed),
-        )
+        if (logged) services.logWriter.write(log())
+      } finally {
+        outcome.finish()
       }
       return
     }

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http'
 import type { RelayMode } from '@one-api/providers'
 import type { RelayCaller } from '../auth/token-auth.ts'
 import type { RelayBodyFacts } from './request-body.ts'
-import type { UpstreamExchange } from './upstream-exchange.ts'
+import { StreamTooLong, type UpstreamExchange } from './upstream-exchange.ts'
 
 /** Everything known about one relay request while it is being served. */
 export interface RelayState {
@@ -38,6 +38,13 @@ export function disconnectNote(state: RelayState): string {
   return state.cutByShutdown
     ? 'cut when the gateway shut down (SHUTDOWN_TIMEOUT)'
     : 'client disconnected before the end'
+}
+
+/** What a log says of a stream the upstream side ended before its end. */
+export function brokeOffNote(brokeOff: Error): string {
+  return brokeOff instanceof StreamTooLong
+    ? 'stream cut at its maximum duration (RELAY_MAX_STREAM_SECONDS)'
+    : 'upstream stream broke off'
 }
 
 /** Nanoseconds from the request's arrival to its answer (or to now, for one not answered). */

@@ -2,7 +2,7 @@ import { isUpstreamError, mapUpstreamError, transportError, type UpstreamError }
 import { chargeFor } from '../../billing/request-cost.ts'
 import { relayHeaders } from '../front/client-response.ts'
 import type { AttemptInput, AttemptOutcome } from './relay-attempt.ts'
-import { disconnectNote, type RelayState } from './relay-state.ts'
+import { brokeOffNote, disconnectNote, type RelayState } from './relay-state.ts'
 import { type StreamSink, UPSTREAM_REQUEST_ID } from './upstream-exchange.ts'
 
 /**
@@ -21,6 +21,8 @@ export class SpeechStream implements StreamSink {
   private upstreamRequestId: string | undefined
   private began = false
   private brokeOff: Error | undefined
+  /** The answer arrived whole: finish() ends it once its charge is stored. */
+  private answeredWhole = false
   private eventStream = false
   /** An event stream's bytes before its first whole event. */
   private pending: Buffer | undefined
@@ -95,7 +97,7 @@ export class SpeechStream implements StreamSink {
     const { state, notes } = this
     this.brokeOff = brokeOff
     if (brokeOff) {
-      notes.push(state.clientGone ? disconnectNote(state) : 'upstream stream broke off')
+      notes.push(state.clientGone ? disconnectNote(state) : brokeOffNote(brokeOff))
     }
     const response = state.response
     if (response.destroyed || (brokeOff && !this.began) || this.streamError) return
@@ -105,7 +107,8 @@ export class SpeechStream implements StreamSink {
       this.pending = undefined
       if (!this.began) this.begin() // an empty answer, served as the upstream gave it
       if (pending) response.write(pending)
-      response.end()
+      // Ended by finish(), once the charge is stored.
+      this.answeredWhole = true
       return
     }
     // Audio cut short must not look complete: the connection is closed after the bytes already
@@ -127,7 +130,20 @@ export class SpeechStream implements StreamSink {
       ? this.transcriptionCharge(input)
       : chargeFor(input.cost, input.promptEstimate, undefined)
     // Audio relayed as it arrives is a stream in the log only when the client asked for events.
-    return { kind: 'served', charge, notes: this.notes, streamed: this.state.facts.stream }
+    return {
+      kind: 'served',
+      charge,
+      notes: this.notes,
+      streamed: this.state.facts.stream,
+      finish: () => this.finish(),
+    }
+  }
+
+  /** Ends a complete answer (a cut one was closed by end() already). */
+  private finish(): void {
+    const response = this.state.response
+    if (this.answeredWhole && !response.destroyed) response.end()
+    this.answeredWhole = false
   }
 
   /** A streamed transcription is billed by its `transcript.text.done` event, as the whole answer would be. */

@@ -1,8 +1,7 @@
 import type { ConnectionOptions } from 'node:tls'
-import { parseProxy } from '../upstream-http/proxy-tunnel.ts'
-import { type StreamedResponse, StreamedResponseHandler } from '../upstream-http/streamed-response.ts'
-import { UpstreamAgent } from '../upstream-http/upstream-agent.ts'
-import { type StreamSink, UpstreamExchange } from './upstream-exchange.ts'
+import { Agent, type Dispatcher, ProxyAgent } from 'undici'
+import { type StreamedResponse, StreamedResponseHandler } from './streamed-response.ts'
+import { type ExchangeLimits, type StreamSink, UpstreamExchange } from './upstream-exchange.ts'
 
 /** One call to an upstream provider, as an adaptor builds it. */
 export interface UpstreamCall {
@@ -13,51 +12,106 @@ export interface UpstreamCall {
   signal?: AbortSignal
 }
 
+export interface UpstreamClientOptions {
+  /** RELAY_PROXY: every connection is a CONNECT tunnel through this http(s):// proxy. */
+  proxy?: string
+  /** RELAY_TIMEOUT: the most an upstream may take to its head, then between two pieces of its body. 0: none. */
+  timeoutSeconds: number
+  /** RELAY_MAX_RESPONSE_BYTES: the most an answer read whole into memory may hold. */
+  maxResponseBytes: number
+  /** RELAY_MAX_STREAM_SECONDS: the most a streamed call may last. 0: no limit. */
+  maxStreamSeconds: number
+  /** Extra TLS settings for the upstream connections (tests trust their own authority). */
+  tls?: ConnectionOptions
+  /** How long connecting (TCP and TLS, through the proxy too) may take. */
+  connectTimeoutMs?: number
+  /** Most connections open at once to one origin; calls beyond wait for one to be free. */
+  connections?: number
+}
+
+const CONNECT_TIMEOUT_MS = 10_000
+/** An idle connection is kept this long when the upstream announces no keep-alive time of its own. */
+const KEEP_ALIVE_MS = 30_000
+/** An upstream's announced keep-alive time is trusted up to this long ... */
+const KEEP_ALIVE_MAX_MS = 600_000
+/** ... less this margin, so a call never goes out on a connection the upstream is closing. */
+const KEEP_ALIVE_MARGIN_MS = 2_000
+/** TLS sessions kept per origin, so a new connection resumes one instead of a full handshake. */
+const CACHED_TLS_SESSIONS = 100
+
 /**
- * The one HTTP client for upstream providers: keep-alive connections per origin (upstream-http/),
- * through RELAY_PROXY when it is set, with RELAY_TIMEOUT's limits.
+ * The one HTTP client for upstream providers: undici's Agent (ProxyAgent when RELAY_PROXY is set)
+ * with keep-alive connections per origin, TLS session reuse, and RELAY_TIMEOUT's limits. Answers
+ * read whole go through a dispatcher with undici's maxResponseSize; streamed calls through one
+ * without it (a stream's length is bounded by RELAY_MAX_STREAM_SECONDS instead).
  */
 export class UpstreamClient {
-  private readonly agent: UpstreamAgent
+  private readonly whole: Dispatcher
+  private readonly streaming: Dispatcher
+  private readonly limits: ExchangeLimits
 
-  /** `tls`: extra TLS settings for the upstream connections (tests trust their own authority). */
-  constructor(options: { proxy?: string; timeoutSeconds: number; tls?: ConnectionOptions }) {
-    this.agent = new UpstreamAgent({
-      // 0: no limit. Without RELAY_TIMEOUT, long generations must not be cut.
-      timeoutMs: options.timeoutSeconds > 0 ? options.timeoutSeconds * 1000 : 0,
-      proxy: options.proxy ? parseProxy(options.proxy) : undefined,
-      tls: options.tls,
-    })
+  constructor(options: UpstreamClientOptions) {
+    this.limits = {
+      maxBufferedBytes: options.maxResponseBytes,
+      maxStreamMs: options.maxStreamSeconds * 1000,
+    }
+    this.whole = dispatcher(options, options.maxResponseBytes)
+    this.streaming = dispatcher(options, -1)
   }
 
   /**
-   * The relay's call: the answer is gathered, or streamed into `sink` when it is a 2xx event
-   * stream. Cancel it through the returned exchange.
+   * The relay's call: the answer is gathered, or streamed into `sink` when it is a 2xx answer the
+   * sink takes. Cancel it through the returned exchange.
    */
   start(call: UpstreamCall, sink?: StreamSink): UpstreamExchange {
-    const exchange = new UpstreamExchange(sink)
-    this.dispatch(call, exchange)
+    const exchange = new UpstreamExchange(sink, this.limits)
+    dispatch(sink ? this.streaming : this.whole, call, exchange)
     return exchange
   }
 
   /** A call answered as a Node stream (the pass-through proxy, channel tests). */
-  send(call: UpstreamCall): Promise<StreamedResponse> {
+  send(call: UpstreamCall, options: { whole: boolean }): Promise<StreamedResponse> {
     const handler = new StreamedResponseHandler(call.signal)
-    this.dispatch(call, handler)
+    dispatch(options.whole ? this.whole : this.streaming, call, handler)
     return handler.response
   }
 
+  /** Closes every connection; calls in flight end in an error. */
   async close(): Promise<void> {
-    this.agent.close()
+    await Promise.all([this.whole.destroy(), this.streaming.destroy()])
   }
+}
 
-  private dispatch(call: UpstreamCall, handler: UpstreamExchange | StreamedResponseHandler): void {
+function dispatcher(options: UpstreamClientOptions, maxResponseSize: number): Dispatcher {
+  // 0 disables undici's limits: without RELAY_TIMEOUT, long generations must not be cut.
+  const timeout = options.timeoutSeconds > 0 ? options.timeoutSeconds * 1000 : 0
+  const connectTimeout = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS
+  const tls = { ...options.tls, timeout: connectTimeout, maxCachedSessions: CACHED_TLS_SESSIONS }
+  const common = {
+    connections: options.connections ?? 8192,
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    keepAliveMaxTimeout: KEEP_ALIVE_MAX_MS,
+    keepAliveTimeoutThreshold: KEEP_ALIVE_MARGIN_MS,
+    headersTimeout: timeout,
+    bodyTimeout: timeout,
+    maxResponseSize,
+  }
+  if (!options.proxy) return new Agent({ ...common, connect: tls })
+  // Credentials in the URL become the CONNECT request's Proxy-Authorization; the origin's TLS
+  // runs inside the tunnel, so the proxy sees neither the request nor the channel's key.
+  return new ProxyAgent({ ...common, uri: options.proxy, requestTls: tls, proxyTls: tls })
+}
+
+/** Hands the call to undici; a call it refuses (a bad URL or header) reaches the handler's onError. */
+function dispatch(dispatcher: Dispatcher, call: UpstreamCall, handler: Dispatcher.DispatchHandler): void {
+  try {
     const { origin, path } = splitUrl(call.url)
-    // An unusable URL is reported through the handler's onError, like any connection failure.
-    this.agent.dispatch(
-      { origin, path, method: call.method, headers: call.headers, body: call.body },
+    dispatcher.dispatch(
+      { origin, path, method: call.method as Dispatcher.HttpMethod, headers: call.headers, body: call.body },
       handler,
     )
+  } catch (error) {
+    handler.onError!(error as Error)
   }
 }
 

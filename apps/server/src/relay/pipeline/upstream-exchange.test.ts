@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type StreamSink, UpstreamExchange } from './upstream-exchange.ts'
+import { type ExchangeLimits, type StreamSink, UpstreamExchange } from './upstream-exchange.ts'
 
 /** A sink that records what the exchange hands it. */
 function recordingSink() {
@@ -15,13 +15,14 @@ function recordingSink() {
   return { sink, seen }
 }
 
-const raw = (...pairs: string[]) => pairs
+const raw = (...pairs: string[]) => pairs.map((text) => Buffer.from(text, 'latin1'))
+const LIMITS: ExchangeLimits = { maxBufferedBytes: 1024 * 1024, maxStreamMs: 0 }
 const resume = () => {}
 
 describe('UpstreamExchange', () => {
   it('streams a 2xx event stream whatever the case of its Content-Type, keeping that header alone', async () => {
     const { sink, seen } = recordingSink()
-    const exchange = new UpstreamExchange(sink)
+    const exchange = new UpstreamExchange(sink, LIMITS)
     const headers = raw(
       'X-Request-Id',
       'abc',
@@ -44,7 +45,7 @@ describe('UpstreamExchange', () => {
 
   it('keeps every header of an error answer, and the last Content-Type and request id of a success', async () => {
     const keptOf = async (status: number, ...pairs: string[]) => {
-      const exchange = new UpstreamExchange(undefined)
+      const exchange = new UpstreamExchange(undefined, LIMITS)
       exchange.onHeaders(status, raw(...pairs), resume)
       exchange.onComplete()
       return (await exchange.done).headers
@@ -74,7 +75,7 @@ describe('UpstreamExchange', () => {
       [429, 'text/event-stream', recordingSink().sink, { 'retry-after': '3' }],
       [200, 'text/event-stream', undefined, {}],
     ] as const) {
-      const exchange = new UpstreamExchange(sink)
+      const exchange = new UpstreamExchange(sink, LIMITS)
       exchange.onHeaders(status, raw('content-type', contentType, 'Retry-After', '3'), resume)
       exchange.onData(Buffer.from('{"a":'))
       exchange.onData(Buffer.from('1}'))
@@ -93,7 +94,7 @@ describe('UpstreamExchange', () => {
     const audioOnly = async (status: number, contentType: string) => {
       const { sink, seen } = recordingSink()
       sink.takes = (type) => !type.includes('json')
-      const exchange = new UpstreamExchange(sink)
+      const exchange = new UpstreamExchange(sink, LIMITS)
       exchange.onHeaders(status, raw('Content-Type', contentType), resume)
       exchange.onData(Buffer.from('ID3'))
       exchange.onComplete()
@@ -113,7 +114,7 @@ describe('UpstreamExchange', () => {
 
   it('reports a stream that broke off after it started as streamed, with the error', async () => {
     const { sink, seen } = recordingSink()
-    const exchange = new UpstreamExchange(sink)
+    const exchange = new UpstreamExchange(sink, LIMITS)
     exchange.onHeaders(200, raw('content-type', 'text/event-stream'), resume)
     exchange.onData(Buffer.from('data: 1\n\n'))
     exchange.onError(new Error('socket hang up'))
@@ -124,7 +125,7 @@ describe('UpstreamExchange', () => {
   })
 
   it('fails the call when the connection fails before an answer', async () => {
-    const exchange = new UpstreamExchange(recordingSink().sink)
+    const exchange = new UpstreamExchange(recordingSink().sink, LIMITS)
     exchange.onError(new Error('connect ECONNREFUSED'))
     await expect(exchange.done).rejects.toThrow('ECONNREFUSED')
   })
@@ -139,7 +140,7 @@ describe('UpstreamExchange', () => {
       end: () => {},
       complete: true,
     }
-    const exchange = new UpstreamExchange(sink)
+    const exchange = new UpstreamExchange(sink, LIMITS)
     exchange.onHeaders(200, raw('Content-Type', 'text/event-stream'), resume)
     expect(exchange.onData(Buffer.from('data: [DONE]\n\n'))).toBe(true)
     expect((await exchange.done).kind).toBe('streamed')
@@ -152,11 +153,53 @@ describe('UpstreamExchange', () => {
       ['Content-Type', 'text/event-stream\rx'],
     ]) {
       const { sink, seen } = recordingSink()
-      const exchange = new UpstreamExchange(sink)
+      const exchange = new UpstreamExchange(sink, LIMITS)
       expect(() => exchange.onHeaders(200, raw(name!, value!), resume)).toThrow(
         `invalid ${name!.toLowerCase()} header`,
       )
       expect(seen).toEqual([])
     }
+  })
+
+  it('skips the interim 100, 102 and 103 heads, and fails on a 101 or any other 1xx', async () => {
+    const { sink, seen } = recordingSink()
+    const exchange = new UpstreamExchange(sink, LIMITS)
+    for (const interim of [100, 102, 103])
+      expect(exchange.onHeaders(interim, raw('Link', '</a>'), resume)).toBe(true)
+    exchange.onHeaders(200, raw('Content-Type', 'text/event-stream'), resume)
+    exchange.onData(Buffer.from('data: 1\n\n'))
+    exchange.onComplete()
+    expect((await exchange.done).status).toBe(200)
+    expect(seen).toEqual(['start 200', 'write data: 1\n\n', 'end clean'])
+    for (const status of [101, 150, 199]) {
+      expect(() => new UpstreamExchange(undefined, LIMITS).onHeaders(status, raw(), resume)).toThrow(
+        `the upstream answered ${status}, which is not a final answer`,
+      )
+    }
+  })
+
+  it('fails a gathered answer past maxBufferedBytes, with the code the relay maps to a 502', () => {
+    const exchange = new UpstreamExchange(recordingSink().sink, { ...LIMITS, maxBufferedBytes: 10 })
+    exchange.onHeaders(200, raw('Content-Type', 'application/json'), resume)
+    exchange.onData(Buffer.from('{"a":'))
+    expect(() => exchange.onData(Buffer.from('"123456"}'))).toThrow(
+      expect.objectContaining({ code: 'UND_ERR_RES_EXCEEDED_MAX_SIZE' }),
+    )
+  })
+
+  it('cuts a stream call at maxStreamMs: the sink hears the end as a break', async () => {
+    const { sink, seen } = recordingSink()
+    const exchange = new UpstreamExchange(sink, { ...LIMITS, maxStreamMs: 50 })
+    let aborted: Error | undefined
+    exchange.onConnect((reason) => {
+      aborted = reason
+      exchange.onError(reason!)
+    })
+    exchange.onHeaders(200, raw('Content-Type', 'text/event-stream'), resume)
+    exchange.onData(Buffer.from('data: 1\n\n'))
+    const answer = await exchange.done
+    expect(aborted).toMatchObject({ code: 'RELAY_STREAM_TOO_LONG' })
+    expect(answer).toMatchObject({ kind: 'streamed', brokeOff: { code: 'RELAY_STREAM_TOO_LONG' } })
+    expect(seen.at(-1)).toContain('end the stream lasted longer than 0.05 s')
   })
 })

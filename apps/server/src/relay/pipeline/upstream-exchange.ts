@@ -1,5 +1,5 @@
-import { headerNameIs, isFieldValue, ResponseParseError } from '../upstream-http/response-head.ts'
-import type { CallHandler } from '../upstream-http/upstream-connection.ts'
+import type { Dispatcher } from 'undici'
+import { headerNameIs, InvalidUpstreamAnswer, isFieldValue, isInterim } from './upstream-headers.ts'
 
 /** Where a streamed upstream answer goes, chunk by chunk, as it arrives. */
 export interface StreamSink {
@@ -55,11 +55,11 @@ const AFTER_ANSWER_GRACE_MS = 1_000
 const doNothing = (): void => {}
 
 /** Every header whose value may be used, names lower-cased (an error answer's: see UpstreamHead). */
-function decodeHeaders(rawHeaders: string[]): Record<string, string> {
+function decodeHeaders(rawHeaders: Buffer[]): Record<string, string> {
   const headers: Record<string, string> = {}
   for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
-    const value = rawHeaders[index + 1]!
-    if (isFieldValue(value)) headers[rawHeaders[index]!.toLowerCase()] = value
+    const value = rawHeaders[index + 1]!.toString('latin1')
+    if (isFieldValue(value)) headers[rawHeaders[index]!.toString('latin1').toLowerCase()] = value
   }
   return headers
 }
@@ -73,7 +73,7 @@ export const UPSTREAM_REQUEST_ID = 'x-request-id'
  * are passed on to the client: a value Node would refuse to write fails the answer, as a broken
  * answer (it would have failed the client's response half-way).
  */
-function successHeaders(rawHeaders: string[]): Record<string, string> {
+function successHeaders(rawHeaders: Buffer[]): Record<string, string> {
   const headers: Record<string, string> = {}
   for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
     const name = rawHeaders[index]!
@@ -83,20 +83,38 @@ function successHeaders(rawHeaders: string[]): Record<string, string> {
         ? UPSTREAM_REQUEST_ID
         : undefined
     if (kept === undefined) continue
-    const value = rawHeaders[index + 1]!
-    if (!isFieldValue(value)) throw new ResponseParseError(`invalid ${kept} header`)
+    const value = rawHeaders[index + 1]!.toString('latin1')
+    if (!isFieldValue(value)) throw new InvalidUpstreamAnswer(`invalid ${kept} header`)
     headers[kept] = value
   }
   return headers
 }
 
+/** What an exchange may take from its upstream (RELAY_MAX_RESPONSE_BYTES, RELAY_MAX_STREAM_SECONDS). */
+export interface ExchangeLimits {
+  /** The most a gathered answer may hold; past it the call fails. */
+  maxBufferedBytes: number
+  /** How long a call with a sink may last before it is cut; 0: no limit. */
+  maxStreamMs: number
+}
+
+/** An answer past RELAY_MAX_RESPONSE_BYTES: undici's code for its own limit, so one mapping serves both. */
+export class AnswerTooLarge extends Error {
+  readonly code = 'UND_ERR_RES_EXCEEDED_MAX_SIZE'
+}
+
+/** A stream cut at RELAY_MAX_STREAM_SECONDS. */
+export class StreamTooLong extends Error {
+  readonly code = 'RELAY_STREAM_TOO_LONG'
+}
+
 /**
- * One upstream call of the relay: the answer is either gathered into one Buffer or handed chunk by
- * chunk to a StreamSink, with backpressure from the client's socket. No Readable stream, no
- * AbortSignal: on the relay's hot path they cost more than the rest of the gateway's own work.
- * Timeouts come from the client's options (RELAY_TIMEOUT).
+ * One upstream call of the relay, as an undici dispatch handler: the answer is either gathered
+ * into one Buffer or handed chunk by chunk to a StreamSink, with backpressure from the client's
+ * socket. No Readable stream, no AbortSignal: on the relay's hot path they cost more than the
+ * rest of the gateway's own work. Head and body timeouts are the dispatcher's (RELAY_TIMEOUT).
  */
-export class UpstreamExchange implements CallHandler {
+export class UpstreamExchange implements Dispatcher.DispatchHandler {
   readonly done: Promise<UpstreamAnswer>
   private resolve!: (answer: UpstreamAnswer) => void
   private reject!: (error: Error) => void
@@ -104,19 +122,32 @@ export class UpstreamExchange implements CallHandler {
   private cancelReason: Error | undefined
   private head: UpstreamHead | undefined
   private chunks: Buffer[] = []
+  private bufferedBytes = 0
   private streaming = false
   private resumeUpstream: () => void = doNothing
   /** The sink had the whole answer before the upstream ended (see finishEarly). */
   private finishedEarly = false
   private upstreamEnded = false
   private lingering: NodeJS.Timeout | undefined
+  private streamDeadline: NodeJS.Timeout | undefined
 
   /** `sink`: set for stream (and speech) requests; used only for a 2xx answer it takes. */
-  constructor(private readonly sink: StreamSink | undefined) {
+  constructor(
+    private readonly sink: StreamSink | undefined,
+    private readonly limits: ExchangeLimits,
+  ) {
     this.done = new Promise<UpstreamAnswer>((resolve, reject) => {
       this.resolve = resolve
       this.reject = reject
     })
+    if (sink && limits.maxStreamMs > 0) {
+      this.streamDeadline = setTimeout(() => {
+        const seconds = limits.maxStreamMs / 1000
+        this.cancel(
+          new StreamTooLong(`the stream lasted longer than ${seconds} s (RELAY_MAX_STREAM_SECONDS)`),
+        )
+      }, limits.maxStreamMs)
+    }
   }
 
   /** Cancels the call (the client went away); the upstream connection is closed. */
@@ -131,7 +162,8 @@ export class UpstreamExchange implements CallHandler {
     else this.abortUpstream = abort
   }
 
-  onHeaders(status: number, rawHeaders: string[], resume: () => void): boolean {
+  onHeaders(status: number, rawHeaders: Buffer[], resume: () => void): boolean {
+    if (isInterim(status)) return true
     // A success keeps two headers, not the twenty or so a provider sends.
     const success = status >= 200 && status < 300
     const headers = success ? successHeaders(rawHeaders) : decodeHeaders(rawHeaders)
@@ -161,6 +193,12 @@ export class UpstreamExchange implements CallHandler {
       // upstream would never be resumed to its body's end, and its connection would be cut.
       return true
     }
+    // A call without a sink has the cap from its dispatcher (maxResponseSize); an answer gathered
+    // for a stream call (JSON, an error) is counted here. Thrown, it fails the call.
+    this.bufferedBytes += chunk.length
+    if (this.bufferedBytes > this.limits.maxBufferedBytes) {
+      throw new AnswerTooLarge(`the upstream answer exceeds ${this.limits.maxBufferedBytes} bytes`)
+    }
     this.chunks.push(chunk)
     return true
   }
@@ -172,6 +210,7 @@ export class UpstreamExchange implements CallHandler {
    */
   private finishEarly(): void {
     this.finishedEarly = true
+    clearTimeout(this.streamDeadline)
     this.sink!.end(undefined)
     this.resolve({ kind: 'streamed', ...this.head! })
     queueMicrotask(() => {
@@ -185,6 +224,7 @@ export class UpstreamExchange implements CallHandler {
 
   onComplete(): void {
     this.upstreamEnded = true
+    clearTimeout(this.streamDeadline)
     if (this.finishedEarly) {
       clearTimeout(this.lingering)
       return
@@ -202,10 +242,12 @@ export class UpstreamExchange implements CallHandler {
 
   onError(error: Error): void {
     this.upstreamEnded = true
+    clearTimeout(this.streamDeadline)
     if (this.finishedEarly) {
       clearTimeout(this.lingering)
       return
     }
+    this.chunks = []
     // Once the stream reached the client, a failure is the end of what it gets, not a failed attempt.
     if (this.streaming && this.head) {
       this.sink!.end(error)

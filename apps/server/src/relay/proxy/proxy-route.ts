@@ -1,4 +1,5 @@
 import { ChannelStatus, LogType, Role } from '@one-api/contracts'
+import { ChannelType } from '@one-api/contracts/channel-types'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
 import { resolveGroupRatio } from '../../billing/pricing/group-ratio.ts'
@@ -43,7 +44,7 @@ const keepsResponseHeader = (name: string): boolean =>
   !DROPPED_RESPONSE_HEADERS.has(name) && !name.startsWith('access-control-')
 
 /**
- * ANY /v1/oneapi/proxy/:channelid/* — raw pass-through to a Proxy channel (type 43) with the
+ * ANY /v1/oneapi/proxy/:channelid/* — raw pass-through to a Proxy channel (ChannelType.proxy) with the
  * channel's key as Authorization. Unlike one-api it is for administrators only, and every request
  * is billed per request and logged.
  */
@@ -58,11 +59,11 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
     })
     try {
       const caller = await authenticateRelay(services.cache, request.headers.authorization, request.ip)
-      if (caller.user.role < Role.admin)
+      if (caller.user.role < Role.Admin)
         throw new RelayError(403, 'The proxy route is for administrators only', 'proxy_forbidden')
       const channelId = readChannelId((request.params as { channelid: string }).channelid)
       const channel = await findChannelById(context.db, channelId)
-      if (!channel || channel.type !== 43)
+      if (!channel || channel.type !== ChannelType.proxy)
         throw new RelayError(400, `Channel #${channelId} is not a proxy channel`, 'invalid_channel_id')
       if (channel.status !== ChannelStatus.enabled)
         throw new RelayError(403, `Channel #${channelId} is disabled`, 'channel_disabled')
@@ -93,13 +94,10 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
       let response: Awaited<ReturnType<typeof services.upstream.send>>
       const callStartedAfter = seconds()
       try {
-        response = await services.upstream.send({
-          url: target,
-          method: request.method as 'POST',
-          headers,
-          body,
-          signal: cancel.signal,
-        })
+        response = await services.upstream.send(
+          { url: target, method: request.method, headers, body, signal: cancel.signal },
+          { whole: false },
+        )
       } catch {
         await services.ledger.refund(reserved.reservation)
         // The channel was tried: counted under it, as the relay counts a failed request.
@@ -116,16 +114,14 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
       for (const [name, value] of Object.entries(response.headers)) {
         if (keepsResponseHeader(name) && value !== undefined) reply.header(name, value)
       }
-      // Logged and measured once the client has the whole answer (or left): a long stream's time
-      // is the stream's, not the wait for its headers. Listened for before the charge is stored,
-      // which a client may not wait for: its log was lost, though it was charged.
+      // Charged, logged and measured once the client has the whole answer (or left): a long
+      // stream's time is the stream's, not the wait for its headers. The charge and its log are
+      // stored together (Ledger.settle).
       const closedAfter = new Promise<number>((resolve) => reply.raw.once('close', () => resolve(seconds())))
-      await services.ledger.settle(reserved.reservation, quota, channel.id)
       const contentType = String(response.headers['content-type'] ?? '')
       void closedAfter.then((total) => {
-        if (context.options.boolean('LogConsumeEnabled')) {
-          services.logWriter.write(
-            systemLog({
+        const log = context.options.boolean('LogConsumeEnabled')
+          ? systemLog({
               user_id: caller.user.id,
               type: LogType.consume,
               content: `proxy ${request.method} ${request.url.replace(PREFIX, '')} -> ${response.statusCode}`,
@@ -138,9 +134,12 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
               elapsed_time: Math.round(total * 1000),
               ip: request.ip,
               is_stream: contentType.includes('text/event-stream'),
-            }),
-          )
-        }
+            })
+          : undefined
+        services.ledger.settle(reserved.reservation, quota, channel.id, log).catch((error: unknown) => {
+          request.log.error({ err: error, reqId: request.id }, 'the ledger failed storing a proxy charge')
+          if (log) services.logWriter.write(log)
+        })
         // The target's time: everything after the gateway's own work before the call.
         services.metrics.recordRequest(
           String(channel.id),

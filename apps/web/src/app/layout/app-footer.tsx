@@ -1,7 +1,7 @@
 import { Anchor, Box, Text } from '@mantine/core'
 import { Trans } from 'react-i18next'
-import { sanitizeHtml } from '../../lib/markdown.ts'
-import type { ConsoleStatus } from '../../lib/status.ts'
+import { sanitizeHtml } from '@/lib/markdown.ts'
+import type { ConsoleStatus } from '@/lib/status.ts'
 
 const PROJECT_URL = 'https://github.com/songquanpeng/one-api'
 

@@ -1,7 +1,7 @@
 import { Burger, Button, Group, Image, Text, UnstyledButton } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation } from 'react-router'
-import type { ConsoleStatus } from '../../lib/status.ts'
+import type { ConsoleStatus } from '@/lib/status.ts'
 import { ColorSchemeToggle, LanguageSwitch } from './header-controls.tsx'
 import { isActive, type NavItem } from './nav-items.ts'
 import { UserMenu } from './user-menu.tsx'

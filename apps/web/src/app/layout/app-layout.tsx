@@ -1,9 +1,10 @@
 import { AppShell } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { useEffect } from 'react'
-import { Outlet } from 'react-router'
-import { useStatus } from '../../lib/status.ts'
-import { useStoredUser } from '../../lib/user-store.ts'
+import { Outlet, useNavigation } from 'react-router'
+import { Loading } from '@/components/loading.tsx'
+import { useStatus } from '@/lib/status.ts'
+import { useStoredUser } from '@/lib/user-store.ts'
 import { AppFooter } from './app-footer.tsx'
 import { AppHeader } from './app-header.tsx'
 import { MobileSidebar } from './mobile-sidebar.tsx'
@@ -15,6 +16,8 @@ export function AppLayout() {
   const user = useStoredUser()
   const [sidebarOpened, sidebar] = useDisclosure(false)
   const items = navItemsFor(user, status.chatLink)
+  // Only a page's code is ever awaited on navigation (no route has a loader).
+  const pageLoading = useNavigation().state === 'loading'
 
   useEffect(() => {
     document.title = status.systemName
@@ -39,9 +42,7 @@ export function AppLayout() {
         systemName={status.systemName}
       />
       <AppShell.Main style={{ display: 'flex', flexDirection: 'column' }}>
-        <div style={{ flex: 1 }}>
-          <Outlet />
-        </div>
+        <div style={{ flex: 1 }}>{pageLoading ? <Loading /> : <Outlet />}</div>
         <AppFooter status={status} />
       </AppShell.Main>
     </AppShell>

@@ -1,7 +1,7 @@
 import { ActionIcon, Menu, Tooltip, useComputedColorScheme, useMantineColorScheme } from '@mantine/core'
 import { IconLanguage, IconMoon, IconSun } from '@tabler/icons-react'
 import { useTranslation } from 'react-i18next'
-import { changeLanguage, LANGUAGES } from '../../i18n/i18n.ts'
+import { changeLanguage, LANGUAGES } from '@/i18n/i18n.ts'
 
 export function LanguageSwitch() {
   const { t, i18n } = useTranslation()

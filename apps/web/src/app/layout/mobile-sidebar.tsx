@@ -2,8 +2,8 @@ import { Button, Drawer, NavLink, Stack } from '@mantine/core'
 import { IconLogin, IconLogout, IconUserPlus } from '@tabler/icons-react'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation } from 'react-router'
-import { useSignOut } from '../../features/auth/api/sign-out.ts'
-import { useStoredUser } from '../../lib/user-store.ts'
+import { useSignOut } from '@/features/auth/api/sign-out.ts'
+import { useStoredUser } from '@/lib/user-store.ts'
 import { isActive, type NavItem } from './nav-items.ts'
 
 interface MobileSidebarProps {

@@ -10,11 +10,12 @@ import {
   IconTicket,
   IconUsers,
 } from '@tabler/icons-react'
-import { isAdmin } from '../../lib/user-store.ts'
+import type { TranslationKey } from '@/i18n/i18n.ts'
+import { isAdmin } from '@/lib/user-store.ts'
 
 export interface NavItem {
   /** i18n key of the label. */
-  label: string
+  label: TranslationKey
   to: string
   icon: Icon
 }
@@ -30,7 +31,7 @@ const ALL_ITEMS: (NavItem & { adminOnly?: boolean; needsChatLink?: boolean })[] 
   { label: 'nav.chat', to: '/chat', icon: IconMessageCircle, needsChatLink: true },
 ]
 
-/** The menu of spec §2: admin items only for role >= 10, Chat only when a chat link is configured. */
+/** The menu: admin items only for administrators, Chat only when a chat link is configured. */
 export function navItemsFor(user: SessionUser | undefined, chatLink: string): NavItem[] {
   const admin = isAdmin(user)
   return ALL_ITEMS.filter((item) => (!item.adminOnly || admin) && (!item.needsChatLink || chatLink !== ''))

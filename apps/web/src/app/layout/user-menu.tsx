@@ -2,8 +2,8 @@ import { Button, Menu } from '@mantine/core'
 import { IconChevronDown, IconLogin, IconLogout, IconUser } from '@tabler/icons-react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { useSignOut } from '../../features/auth/api/sign-out.ts'
-import { useStoredUser } from '../../lib/user-store.ts'
+import { useSignOut } from '@/features/auth/api/sign-out.ts'
+import { useStoredUser } from '@/lib/user-store.ts'
 
 /** Right side of the header: the username with a sign-out action, or a sign-in link. */
 export function UserMenu() {

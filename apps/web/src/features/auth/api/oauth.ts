@@ -1,4 +1,4 @@
-import { apiGet } from '../../../lib/api-client.ts'
+import { apiGet } from '@/lib/api-client.ts'
 
 /** GitHub's authorize page, reached with a state the server issued for this session. */
 export async function redirectToGitHub(clientId: string): Promise<void> {

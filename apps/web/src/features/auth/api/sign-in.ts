@@ -1,8 +1,8 @@
 import type { SessionUser } from '@one-api/contracts'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { apiPost } from '../../../lib/api-client.ts'
-import { forgetUserQueries } from '../../../lib/status.ts'
-import { storeUser } from '../../../lib/user-store.ts'
+import { apiPost } from '@/lib/api-client.ts'
+import { forgetUserQueries } from '@/lib/status.ts'
+import { storeUser } from '@/lib/user-store.ts'
 
 export interface SignInInput {
   username: string
@@ -14,7 +14,7 @@ function turnstileQuery(token: string | undefined): string {
   return token ? `?turnstile=${encodeURIComponent(token)}` : ''
 }
 
-/** POST /api/user/login; the returned user is kept locally as spec §3's `user`. */
+/** POST /api/user/login; the returned user is kept in local storage under `user`. */
 export function useSignIn() {
   const queryClient = useQueryClient()
   return useMutation({

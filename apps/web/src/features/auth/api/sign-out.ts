@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
-import { apiGet } from '../../../lib/api-client.ts'
-import { notifySuccess } from '../../../lib/notify.ts'
-import { forgetUserQueries } from '../../../lib/status.ts'
-import { clearStoredUser } from '../../../lib/user-store.ts'
+import { apiGet } from '@/lib/api-client.ts'
+import { notifySuccess } from '@/lib/notify.ts'
+import { forgetUserQueries } from '@/lib/status.ts'
+import { clearStoredUser } from '@/lib/user-store.ts'
 
 /** Ends the session on the server, forgets the user and everything cached for them. */
 export function useSignOut(): () => Promise<void> {

@@ -3,18 +3,18 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useSearchParams } from 'react-router'
-import { apiRequest } from '../../../lib/api-client.ts'
-import { notifyError, notifySuccess } from '../../../lib/notify.ts'
-import { forgetUserQueries } from '../../../lib/status.ts'
-import { storeUser } from '../../../lib/user-store.ts'
+import { apiRequest } from '@/lib/api-client.ts'
+import { notifyError, notifySuccess } from '@/lib/notify.ts'
+import { forgetUserQueries } from '@/lib/status.ts'
+import { storeUser } from '@/lib/user-store.ts'
 
-/** Spec §9: the wait before retry N is 2000 ms times N. */
+/** The wait before retry N is 2000 ms times N. */
 const RETRY_STEP_MS = 2000
 
 export interface OAuthCallbackPolicy {
   /** GET endpoint that takes ?code&state, e.g. /api/oauth/github. */
   endpoint: string
-  /** How many times a failed exchange is retried; Infinity for GitHub (spec §9). */
+  /** How many times a failed exchange is retried; Infinity for GitHub, as one-api's console does. */
   maxRetries: number
   /** Where to go once the retries are spent; undefined keeps the page with its message. */
   giveUpPath?: string

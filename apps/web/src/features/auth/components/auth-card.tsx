@@ -1,6 +1,6 @@
 import { Container, Image, Paper, Stack, Title } from '@mantine/core'
 import type { ReactNode } from 'react'
-import { useStatus } from '../../../lib/status.ts'
+import { useStatus } from '@/lib/status.ts'
 
 /** The frame of the sign-in and sign-up forms: logo, heading, content. */
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {

@@ -2,7 +2,7 @@ import { Alert, Button, Container, Stack } from '@mantine/core'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, Navigate } from 'react-router'
-import { readStoredStatus } from '../../../lib/status.ts'
+import { readStoredStatus } from '@/lib/status.ts'
 import { redirectToGitHub } from '../api/oauth.ts'
 import { OAuthStatus } from '../components/oauth-status.tsx'
 

@@ -2,9 +2,9 @@ import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@m
 import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
-import { TurnstileWidget } from '../../../components/turnstile-widget.tsx'
-import { notifyError, notifyInfo, notifySuccess } from '../../../lib/notify.ts'
-import { useStatus } from '../../../lib/status.ts'
+import { TurnstileWidget } from '@/components/turnstile-widget.tsx'
+import { notifyError, notifyInfo, notifySuccess } from '@/lib/notify.ts'
+import { useStatus } from '@/lib/status.ts'
 import { useSignUp } from '../api/sign-in.ts'
 import { AuthCard } from '../components/auth-card.tsx'
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { useParams } from 'react-router'
-import { PlaceholderPage } from '../../../components/placeholder-page.tsx'
+import { PlaceholderPage } from '@/components/placeholder-page.tsx'
 
 /** /channel/add and /channel/edit/:id. */
 export function ChannelFormPage() {

@@ -1,6 +1,6 @@
 import { Alert, Stack, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
-import { useStatus } from '../../../lib/status.ts'
+import { useStatus } from '@/lib/status.ts'
 
 /** The chat web app the administrator configured (ChatLink), embedded in the console. */
 export function ChatPage() {

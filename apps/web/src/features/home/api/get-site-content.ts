@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
-import { apiGet } from '../../../lib/api-client.ts'
+import { apiGet } from '@/lib/api-client.ts'
 
-/** The administrator's texts (spec §2 "Other" settings): each may be Markdown or an https:// page. */
+/** The administrator's texts (the "Other" settings): each may be Markdown or an https:// page. */
 export type SiteContent = 'home_page_content' | 'notice' | 'about'
 
 export function useSiteContent(content: SiteContent) {

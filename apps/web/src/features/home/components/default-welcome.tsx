@@ -1,7 +1,7 @@
 import { Badge, Card, Group, Stack, Text, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
-import { ContentView } from '../../../components/content-view.tsx'
-import { useStatus } from '../../../lib/status.ts'
+import { ContentView } from '@/components/content-view.tsx'
+import { useStatus } from '@/lib/status.ts'
 import { useSiteContent } from '../api/get-site-content.ts'
 
 /** The home page when the administrator has written none: name, version and the About text. */

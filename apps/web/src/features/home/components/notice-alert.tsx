@@ -2,8 +2,8 @@ import { Alert } from '@mantine/core'
 import { IconInfoCircle } from '@tabler/icons-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ContentView } from '../../../components/content-view.tsx'
-import { readItem, StorageKey, writeItem } from '../../../lib/local-storage.ts'
+import { ContentView } from '@/components/content-view.tsx'
+import { readItem, StorageKey, writeItem } from '@/lib/local-storage.ts'
 import { useSiteContent } from '../api/get-site-content.ts'
 
 /** The administrator's notice; once dismissed it stays hidden until its text changes. */

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { useParams } from 'react-router'
-import { PlaceholderPage } from '../../../components/placeholder-page.tsx'
+import { PlaceholderPage } from '@/components/placeholder-page.tsx'
 
 /** /redemption/add and /redemption/edit/:id. */
 export function RedemptionFormPage() {

@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
-import { apiGet } from '../../../lib/api-client.ts'
+import { apiGet } from '@/lib/api-client.ts'
 
 /** GET /api/user/self: the signed-in user's own record (never a password or access token). */
 export interface SelfUser {

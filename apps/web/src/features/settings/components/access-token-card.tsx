@@ -1,8 +1,8 @@
 import { ActionIcon, Button, Card, Code, Group, Stack, Text, Title, Tooltip } from '@mantine/core'
 import { IconCopy, IconKey } from '@tabler/icons-react'
 import { useTranslation } from 'react-i18next'
-import { copyText } from '../../../lib/clipboard.ts'
-import { notifySuccess } from '../../../lib/notify.ts'
+import { copyText } from '@/lib/clipboard.ts'
+import { notifySuccess } from '@/lib/notify.ts'
 import { useGenerateAccessToken } from '../api/personal.ts'
 
 /** The system access token lets scripts call the management API as this user (Authorization header). */

@@ -1,7 +1,7 @@
 import { ActionIcon, Card, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core'
 import { IconCopy } from '@tabler/icons-react'
 import { useTranslation } from 'react-i18next'
-import { copyText } from '../../../lib/clipboard.ts'
+import { copyText } from '@/lib/clipboard.ts'
 import { inviteLink, useInviteCode } from '../api/personal.ts'
 
 /** The link that registers a new user with this user as the inviter. */

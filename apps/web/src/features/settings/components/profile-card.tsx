@@ -3,8 +3,8 @@ import { roleName } from '@one-api/contracts/roles'
 import { IconEdit } from '@tabler/icons-react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { renderQuota } from '../../../lib/quota-format.ts'
-import { useStatus } from '../../../lib/status.ts'
+import { renderQuota } from '@/lib/quota-format.ts'
+import { useStatus } from '@/lib/status.ts'
 import { useSelf } from '../api/personal.ts'
 
 function Field({ label, value }: { label: string; value: string }) {

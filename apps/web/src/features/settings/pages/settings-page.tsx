@@ -1,19 +1,21 @@
 import { Stack, Tabs, Text, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
-import { isRoot, useStoredUser } from '../../../lib/user-store.ts'
+import { isRoot, useStoredUser } from '@/lib/user-store.ts'
 import { PersonalSettings } from '../components/personal-settings.tsx'
 
 /** The super administrator's tabs; their forms arrive with the settings issue. */
 const ROOT_TABS = ['operation', 'system', 'other'] as const
 
+type Tab = 'personal' | (typeof ROOT_TABS)[number]
+
 export function SettingsPage() {
   const { t } = useTranslation()
   const user = useStoredUser()
   const [searchParams, setSearchParams] = useSearchParams()
-  const tabs = ['personal', ...(isRoot(user) ? ROOT_TABS : [])]
+  const tabs: Tab[] = ['personal', ...(isRoot(user) ? ROOT_TABS : [])]
   const requested = searchParams.get('tab') ?? 'personal'
-  const active = tabs.includes(requested) ? requested : 'personal'
+  const active = tabs.find((tab) => tab === requested) ?? 'personal'
   return (
     <Stack gap="md">
       <Title order={2}>{t('settings.title')}</Title>

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { useMatch, useParams } from 'react-router'
-import { PlaceholderPage } from '../../../components/placeholder-page.tsx'
+import { PlaceholderPage } from '@/components/placeholder-page.tsx'
 
 /** /user/add (create), /user/edit/:id (another user, with group and quota) and /user/edit (oneself). */
 export function UserFormPage() {

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { PlaceholderPage } from '../../../components/placeholder-page.tsx'
+import { PlaceholderPage } from '@/components/placeholder-page.tsx'
 
 export function UsersPage() {
   const { t } = useTranslation()

@@ -13,8 +13,7 @@ import {
   type Socket,
 } from 'node:net'
 import { afterEach } from 'vitest'
-import { UpstreamAgent } from './upstream-agent.ts'
-import type { CallHandler } from './upstream-connection.ts'
+import { UpstreamClient, type UpstreamClientOptions } from '../relay/pipeline/upstream-client.ts'
 
 const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url))
 /** A certificate for localhost and 127.0.0.1, made for these tests only, and its key. */
@@ -63,58 +62,6 @@ export const httpsServer = (listener: RequestListener, host?: string) =>
 export const rawServer = (onConnection: (socket: Socket) => void) =>
   listen(createNetServer(onConnection), 'http')
 
-export interface CallResult {
-  status: number
-  headers: string[]
-  body: string
-}
-
-/** A call through the agent, read whole; `handle` gets the abort function and the live handler. */
-export function call(
-  agent: UpstreamAgent,
-  origin: string,
-  options: {
-    path?: string
-    method?: string
-    headers?: Record<string, string>
-    body?: string
-    onData?: (chunk: Buffer) => boolean
-    onConnect?: (abort: (reason?: Error) => void) => void
-    onHeaders?: (resume: () => void) => void
-  } = {},
-): Promise<CallResult> {
-  return new Promise((resolve, reject) => {
-    let status = 0
-    let headers: string[] = []
-    const chunks: Buffer[] = []
-    const handler: CallHandler = {
-      onConnect: (abort) => options.onConnect?.(abort),
-      onHeaders: (code, raw, resume) => {
-        status = code
-        headers = raw
-        options.onHeaders?.(resume)
-        return true
-      },
-      onData: (chunk) => {
-        chunks.push(Buffer.from(chunk))
-        return options.onData ? options.onData(chunk) : true
-      },
-      onComplete: () => resolve({ status, headers, body: Buffer.concat(chunks).toString('utf8') }),
-      onError: reject,
-    }
-    agent.dispatch(
-      {
-        origin,
-        path: options.path ?? '/',
-        method: options.method ?? 'POST',
-        headers: options.headers ?? {},
-        body: options.body,
-      },
-      handler,
-    )
-  })
-}
-
 /**
  * An HTTP proxy that opens CONNECT tunnels, as squid or any forward proxy does. With `credentials`
  * (`user:password`) it asks for them (407) and refuses tunnels without them.
@@ -152,14 +99,14 @@ function splitAuthority(authority: string): [string, number] {
 }
 
 /**
- * Servers and agents for one test file, each closed after every test: `serve` keeps a started
- * server, `agentWith` makes an agent.
+ * Servers and upstream clients for one test file, each closed after every test: `serve` keeps a
+ * started server, `clientWith` makes a client (no RELAY_TIMEOUT and the default caps unless given).
  */
-export function useAgentFixtures() {
+export function useUpstreamFixtures() {
   const servers: TestServer[] = []
-  const agents: UpstreamAgent[] = []
+  const clients: UpstreamClient[] = []
   afterEach(async () => {
-    for (const agent of agents.splice(0)) agent.close()
+    await Promise.all(clients.splice(0).map((client) => client.close()))
     await Promise.all(servers.splice(0).map((server) => server.close()))
   })
   return {
@@ -168,10 +115,15 @@ export function useAgentFixtures() {
       servers.push(started)
       return started
     },
-    agentWith(options: ConstructorParameters<typeof UpstreamAgent>[0] = {}): UpstreamAgent {
-      const agent = new UpstreamAgent(options)
-      agents.push(agent)
-      return agent
+    clientWith(options: Partial<UpstreamClientOptions> = {}): UpstreamClient {
+      const client = new UpstreamClient({
+        timeoutSeconds: 0,
+        maxResponseBytes: 64 * 1024 * 1024,
+        maxStreamSeconds: 0,
+        ...options,
+      })
+      clients.push(client)
+      return client
     },
   }
 }

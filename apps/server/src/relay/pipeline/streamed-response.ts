@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
-import { isFieldValue, ResponseParseError } from './response-head.ts'
-import type { CallHandler } from './upstream-connection.ts'
+import type { Dispatcher } from 'undici'
+import { InvalidUpstreamAnswer, isFieldValue, isInterim } from './upstream-headers.ts'
 
 /** An upstream answer whose body is read as a Node stream (the pass-through proxy, channel tests). */
 export interface StreamedResponse {
@@ -11,11 +11,11 @@ export interface StreamedResponse {
 }
 
 /**
- * A call handler that resolves with the answer's head and streams its body: the upstream is paused
+ * An undici dispatch handler that resolves with the answer's head and streams its body: the upstream is paused
  * while the body's reader is behind, and the call is aborted when the reader destroys the body (a
  * client that left) or `signal` fires.
  */
-export class StreamedResponseHandler implements CallHandler {
+export class StreamedResponseHandler implements Dispatcher.DispatchHandler {
   readonly response: Promise<StreamedResponse>
   private resolve!: (response: StreamedResponse) => void
   private reject!: (error: Error) => void
@@ -41,14 +41,15 @@ export class StreamedResponseHandler implements CallHandler {
     else signal.addEventListener('abort', this.onAbortSignal, { once: true })
   }
 
-  onHeaders(statusCode: number, rawHeaders: string[], resume: () => void): boolean {
+  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
+    if (isInterim(statusCode)) return true
     this.resumeUpstream = resume
     const headers: Record<string, string | string[]> = {}
     for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
-      const name = rawHeaders[index]!.toLowerCase()
-      const value = rawHeaders[index + 1]!
+      const name = rawHeaders[index]!.toString('latin1').toLowerCase()
+      const value = rawHeaders[index + 1]!.toString('latin1')
       // Passed on as they are (the proxy route): one Node would refuse to write fails the answer.
-      if (!isFieldValue(value)) throw new ResponseParseError(`invalid ${name} header`)
+      if (!isFieldValue(value)) throw new InvalidUpstreamAnswer(`invalid ${name} header`)
       const before = headers[name]
       headers[name] =
         before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value]

@@ -17,7 +17,6 @@ import {
   type UsageFilter,
   usageByDay,
   usageByDayAndModel,
-  usageTotals,
 } from '../../db/repositories/usage-queries.ts'
 import { badRequest } from '../../http/errors.ts'
 
@@ -119,8 +118,11 @@ export async function adminDashboard(
     }
   }
   const { logDb } = context
-  const totals = await usageTotals(logDb, filter)
   const days = await usageByDay(logDb, filter)
+  const totals = noUsage()
+  for (const day of days) {
+    for (const column of Object.keys(totals) as (keyof DashboardUsage)[]) totals[column] += day[column]
+  }
   const models = await topModels(logDb, filter, DASHBOARD_TOP_ROWS)
   const channels = await topChannels(logDb, filter, DASHBOARD_TOP_ROWS)
   const users = await topUsers(logDb, filter, DASHBOARD_TOP_ROWS)

@@ -84,11 +84,6 @@ export async function usageByDayAndModel(db: Kysely<LogSchema>, filter: UsageFil
   }))
 }
 
-export async function usageTotals(db: Kysely<LogSchema>, filter: UsageFilter): Promise<DashboardUsage> {
-  const row = await filtered(db, byChannelSource(filter), filter).select(USAGE_SUMS).executeTakeFirst()
-  return toUsage(row as Summed | undefined)
-}
-
 export async function usageByDay(db: Kysely<LogSchema>, filter: UsageFilter) {
   const rows = await filtered(db, byChannelSource(filter), filter)
     .select(['day', ...USAGE_SUMS])

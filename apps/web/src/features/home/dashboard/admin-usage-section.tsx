@@ -24,9 +24,9 @@ const PERIODS = ['7', '30', '90']
 
 /** Error rates from 5 % are a warning, from 20 % a problem. */
 function errorColor(rate: number): string {
-  if (rate >= 0.2) return 'red'
-  if (rate >= 0.05) return 'orange'
-  return 'green'
+  if (rate >= 0.2) return 'red.6'
+  if (rate >= 0.05) return 'orange.6'
+  return 'teal.6'
 }
 
 const percent = (rate: number) => `${(rate * 100).toFixed(rate > 0 && rate < 0.01 ? 2 : 1)}%`
@@ -111,6 +111,7 @@ function AdminUsage({ data }: { data: AdminDashboard }) {
         </ChartCard>
         <ChartCard title={t('dashboard.topModels')}>
           <BarChart
+            maxBarWidth={36}
             h={220}
             data={data.models
               .slice(0, 6)
@@ -119,7 +120,7 @@ function AdminUsage({ data }: { data: AdminDashboard }) {
             orientation="vertical"
             yAxisProps={{ width: 110 }}
             series={[{ name: 'quota', label: t('dashboard.spend'), color: 'blue.6' }]}
-            valueFormatter={format.quota}
+            valueFormatter={format.axisQuota}
           />
         </ChartCard>
       </SimpleGrid>
@@ -161,9 +162,9 @@ function AdminUsage({ data }: { data: AdminDashboard }) {
                   : `#${channel.channel_id}`,
                 format.count(channel.request_count),
                 format.quota(channel.quota),
-                <Badge key="rate" variant="light" color={errorColor(channel.error_rate)}>
+                <Text key="rate" span size="sm" fw={600} c={errorColor(channel.error_rate)}>
                   {percent(channel.error_rate)}
-                </Badge>,
+                </Text>,
               ],
             }))}
           />
@@ -181,30 +182,28 @@ interface RankRow {
 function RankTable({ headers, rows, empty }: { headers: string[]; rows: RankRow[]; empty: string }) {
   if (rows.length === 0) return <Text c="dimmed">{empty}</Text>
   return (
-    <Table.ScrollContainer minWidth={360}>
-      <Table striped highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            {headers.map((header, index) => (
-              <Table.Th key={header} ta={index === 0 ? undefined : 'right'}>
-                {header}
-              </Table.Th>
+    <Table striped highlightOnHover fz="sm" horizontalSpacing="xs">
+      <Table.Thead>
+        <Table.Tr>
+          {headers.map((header, index) => (
+            <Table.Th key={header} ta={index === 0 ? undefined : 'right'}>
+              {header}
+            </Table.Th>
+          ))}
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((row) => (
+          <Table.Tr key={row.key}>
+            {row.cells.map((cell, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed.
+              <Table.Td key={index} ta={index === 0 ? undefined : 'right'}>
+                {cell}
+              </Table.Td>
             ))}
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((row) => (
-            <Table.Tr key={row.key}>
-              {row.cells.map((cell, index) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed.
-                <Table.Td key={index} ta={index === 0 ? undefined : 'right'}>
-                  {cell}
-                </Table.Td>
-              ))}
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+        ))}
+      </Table.Tbody>
+    </Table>
   )
 }

@@ -63,12 +63,13 @@ export function UserUsageSection() {
         <>
           <ChartCard title={t('dashboard.spendPerDay')}>
             <BarChart
+              maxBarWidth={36}
               h={260}
               data={days}
               dataKey="day"
               type="stacked"
               series={series}
-              valueFormatter={format.quota}
+              valueFormatter={format.axisQuota}
               withLegend
               legendProps={{ verticalAlign: 'bottom' }}
             />
@@ -76,6 +77,7 @@ export function UserUsageSection() {
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <ChartCard title={t('dashboard.requestsPerDay')}>
               <BarChart
+                maxBarWidth={36}
                 h={200}
                 data={days}
                 dataKey="day"
@@ -85,6 +87,7 @@ export function UserUsageSection() {
             </ChartCard>
             <ChartCard title={t('dashboard.tokensPerDay')}>
               <BarChart
+                maxBarWidth={36}
                 h={200}
                 data={days}
                 dataKey="day"
@@ -94,28 +97,26 @@ export function UserUsageSection() {
             </ChartCard>
           </SimpleGrid>
           <ChartCard title={t('dashboard.perModel')}>
-            <Table.ScrollContainer minWidth={360}>
-              <Table striped highlightOnHover>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('dashboard.model')}</Table.Th>
-                    <Table.Th ta="right">{t('dashboard.requests')}</Table.Th>
-                    <Table.Th ta="right">{t('dashboard.tokens')}</Table.Th>
-                    <Table.Th ta="right">{t('dashboard.spend')}</Table.Th>
+            <Table striped highlightOnHover fz="sm" horizontalSpacing="xs">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('dashboard.model')}</Table.Th>
+                  <Table.Th ta="right">{t('dashboard.requests')}</Table.Th>
+                  <Table.Th ta="right">{t('dashboard.tokens')}</Table.Th>
+                  <Table.Th ta="right">{t('dashboard.spend')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {usage.models.map((model) => (
+                  <Table.Tr key={model.model}>
+                    <Table.Td>{model.model || '—'}</Table.Td>
+                    <Table.Td ta="right">{format.count(model.requests)}</Table.Td>
+                    <Table.Td ta="right">{format.count(model.tokens)}</Table.Td>
+                    <Table.Td ta="right">{format.quota(model.quota)}</Table.Td>
                   </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {usage.models.map((model) => (
-                    <Table.Tr key={model.model}>
-                      <Table.Td>{model.model || '—'}</Table.Td>
-                      <Table.Td ta="right">{format.count(model.requests)}</Table.Td>
-                      <Table.Td ta="right">{format.count(model.tokens)}</Table.Td>
-                      <Table.Td ta="right">{format.quota(model.quota)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+                ))}
+              </Table.Tbody>
+            </Table>
           </ChartCard>
         </>
       )}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { axisQuota } from './use-number-format.ts'
 import { summariseUserUsage } from './user-usage.ts'
 
 const NOW = Date.UTC(2026, 10, 28, 12)
@@ -44,5 +45,14 @@ describe('summariseUserUsage', () => {
     const usage = summariseUserUsage([], NOW)
     expect(usage.days).toHaveLength(8)
     expect(usage.totals).toEqual({ quota: 0, requests: 0, tokens: 0 })
+  })
+})
+
+describe('axisQuota', () => {
+  it('keeps two significant digits below a cent and two decimals above', () => {
+    expect(axisQuota(2_100, true, 500_000)).toBe('$0.0042')
+    expect(axisQuota(250_000, true, 500_000)).toBe('$0.50')
+    expect(axisQuota(0, true, 500_000)).toBe('$0.00')
+    expect(axisQuota(12_345, false, 500_000)).toBe('12.3k')
   })
 })

@@ -1,8 +1,8 @@
-// `npm test`: every Vitest suite, then the browser end-to-end test, with one closing count line.
+// `npm test`: every Vitest suite, then the browser end-to-end tests (Playwright), with one closing count line.
 // Database and Redis suites run when TEST_POSTGRES_URL / TEST_MYSQL_URL / TEST_REDIS_URL are set
 // (.ci/run sets them); otherwise they are skipped and say so.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ensureWebBuilt } from './web-build.mjs'
@@ -40,23 +40,23 @@ if (existsSync(report)) {
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 if (process.argv.length > 2) {
-  console.log('End-to-end browser test: not run (a test filter was given)')
-} else if (existsSync(chromium) && existsSync(join(root, 'e2e/run.mjs'))) {
+  console.log('End-to-end browser tests: not run (a test filter was given)')
+} else if (existsSync(chromium)) {
   ensureWebBuilt()
-  const e2e = spawnSync(process.execPath, [join(root, 'e2e/run.mjs')], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const output = e2e.stdout.toString()
-  process.stdout.write(output)
-  const counts = /(\d+) passed, (\d+) failed/.exec(output)
-  if (counts) {
-    passed += Number(counts[1])
-    failed += Number(counts[2])
+  // Playwright's JSON report gives the counts: expected = passed, unexpected = failed.
+  const e2eReport = join(root, 'e2e/artifacts/results.json')
+  rmSync(e2eReport, { force: true })
+  const e2e = spawnSync(join(root, 'node_modules/.bin/playwright'), ['test'], { cwd: root, stdio: 'inherit' })
+  if (existsSync(e2eReport)) {
+    const { stats } = JSON.parse(readFileSync(e2eReport, 'utf8'))
+    passed += stats.expected + stats.flaky
+    failed += stats.unexpected
+    if (e2e.status !== 0 && stats.unexpected === 0) failed += 1
+  } else {
+    failed += 1
   }
-  if (e2e.status !== 0 && (!counts || Number(counts[2]) === 0)) failed += 1
 } else {
-  console.log(`End-to-end browser test: SKIPPED — no Chromium at ${chromium} (apt-get install chromium)`)
+  console.log(`End-to-end browser tests: SKIPPED — no Chromium at ${chromium} (apt-get install chromium)`)
 }
 console.log(`\n${passed} passed, ${failed} failed`)
 process.exit(failed > 0 ? 1 : 0)

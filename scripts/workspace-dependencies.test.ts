@@ -20,13 +20,16 @@ function files(directory: string): string[] {
   })
 }
 
-/** The packages a file imports by name (`node:` modules and type-only imports aside). */
+/**
+ * The packages a file imports by name (`node:` modules, type-only imports and the console's `@/`
+ * alias for its own src/ aside).
+ */
 function importedPackages(file: string): string[] {
   const text = readFileSync(file, 'utf8')
   const names = new Set<string>()
   const statements = /(?:^|\n)\s*(?:import|export)\s+(type\s+)?(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]/g
   for (const [, typeOnly, specifier] of text.matchAll(statements)) {
-    if (typeOnly || specifier!.startsWith('.') || specifier!.startsWith('node:')) continue
+    if (typeOnly || /^(\.|node:|@\/)/.test(specifier!)) continue
     const parts = specifier!.split('/')
     names.add(specifier!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!)
   }

@@ -19,9 +19,9 @@ import pino from 'pino'
 import { LogWriter } from '../../apps/server/src/billing/log-writer.ts'
 import { createRuntime } from '../../apps/server/src/bootstrap.ts'
 import { loadConfig } from '../../apps/server/src/config/env.ts'
-import { isMysql } from '../../apps/server/src/db/repositories/log-totals.ts'
-import { type NewLog, systemLog } from '../../apps/server/src/db/repositories/logs-repository.ts'
-import type { LogSchema } from '../../apps/server/src/db/schema.ts'
+import { isMysql } from '../../apps/server/src/db/dialect.ts'
+import { systemLog } from '../../apps/server/src/db/repositories/logs-repository.ts'
+import type { LogSchema, NewLog } from '../../apps/server/src/db/schema.ts'
 import { modelName, tokenName, userName } from './seed.ts'
 
 const ROWS = Number(process.env.BENCH_WRITE_ROWS ?? 10_000)

@@ -1,9 +1,8 @@
 import type { Kysely } from 'kysely'
-import type { ChannelTestRunner } from './admin/channels/channel-test-runner.ts'
 import type { SessionCipher } from './auth/session-cookie.ts'
 import type { Config } from './config/env.ts'
 import type { OptionsStore } from './config/options-store.ts'
-import type { Dialect } from './db/database.ts'
+import type { Dialect } from './db/dialect.ts'
 import type { LogSchema, MainSchema } from './db/schema.ts'
 import type { EventBus } from './platform/event-bus.ts'
 import type { RateLimiter } from './platform/rate-limiter.ts'
@@ -28,5 +27,13 @@ export interface AppContext {
   /** Failure accounting that auto-disables channels (absent in unit setups). */
   channelHealth?: ChannelHealth
   /** Background tests of many channels (test all, CHANNEL_TEST_FREQUENCY). */
-  channelTests?: ChannelTestRunner
+  channelTests?: ChannelTests
+}
+
+/** Starts background tests of many channels (implemented by admin/channels/channel-test-runner.ts). */
+export interface ChannelTests {
+  /** Starts a run unless one is already going; returns whether it started. */
+  start(scope: 'all' | 'disabled', onlyFailures?: boolean): boolean
+  /** Whether a run is going. */
+  readonly isRunning: boolean
 }

@@ -14,6 +14,7 @@ import type { AppContext } from './app-context.ts'
 import { authenticate } from './auth/authenticate.ts'
 import { envelopeStatus, installErrorHandler } from './http/error-handler.ts'
 import { badRequest } from './http/errors.ts'
+import { installNulByteRefusal } from './http/nul-bytes.ts'
 import { installRateLimits } from './http/rate-limit.ts'
 import { generateRequestId, REQUEST_ID_HEADER } from './http/request-id.ts'
 import { registerRoutes } from './http/route.ts'
@@ -144,6 +145,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   app.addHook('preValidation', (request, _reply, done) => {
     done(nestsDeeperThan(request.body) ? badRequest(tooDeepMessage()) : undefined)
   })
+  installNulByteRefusal(app)
   installRateLimits(app, context)
   app.addHook('preHandler', (request, reply, done) => {
     const access = request.routeOptions.config?.access

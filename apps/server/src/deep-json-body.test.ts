@@ -1,6 +1,6 @@
 import { MAX_JSON_DEPTH } from '@one-api/contracts/json-depth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { channelBody, countRows } from './admin/channels/channel-test-helpers.ts'
+import { channelBody, countRows } from './testing/channel-fixtures.ts'
 import { ApiClient } from './testing/http-client.ts'
 import { ROOT_PASSWORD, startTestApp, type TestApp } from './testing/test-app.ts'
 

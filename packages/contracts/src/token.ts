@@ -6,8 +6,16 @@ export const TOKEN_NAME_MAX_LENGTH = 30
 export const TOKEN_SUBNET_MAX_LENGTH = 255
 /** Models are stored comma-joined in a text column; this keeps them within MySQL's TEXT. */
 export const TOKEN_MODELS_MAX_LENGTH = 10_000
-/** Keys are stored without it and shown with it. */
+/**
+ * Keys are stored and returned by the API without it, as one-api does (its console adds the prefix
+ * when it shows or copies a key); the relay accepts a key with or without it.
+ */
 export const TOKEN_KEY_PREFIX = 'sk-'
+
+/** The key as a client sends it: `sk-` and the bare key the API returns. */
+export function tokenKeyForUse(key: string): string {
+  return key.startsWith(TOKEN_KEY_PREFIX) ? key : TOKEN_KEY_PREFIX + key
+}
 /** `expired_time` value meaning "never expires". */
 export const NEVER_EXPIRES = -1
 /** Unix seconds beyond this are almost surely milliseconds sent by mistake (year 5138). */

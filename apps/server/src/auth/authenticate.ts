@@ -2,8 +2,9 @@ import { Role, UserStatus } from '@one-api/contracts'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../app-context.ts'
 import { findUserByAccessToken, findUserById, normalizeUser } from '../db/repositories/users-repository.ts'
-import { AppError } from '../http/errors.ts'
+import { AppError, forbidden } from '../http/errors.ts'
 import type { AccessLevel } from '../http/route.ts'
+import { CROSS_SITE_MESSAGE, changesState, comesFromAnotherSite } from './cross-site.ts'
 import { SESSION_COOKIE } from './session-cookie.ts'
 
 /**
@@ -19,6 +20,8 @@ export async function authenticate(
 ) {
   const session = context.sessions.open(request.cookies[SESSION_COOKIE])
   let user = session ? await findUserById(context.db, session.userId) : undefined
+  // The browser sends the cookie along with requests other sites make it send.
+  if (user && changesState(request) && comesFromAnotherSite(request)) throw forbidden(CROSS_SITE_MESSAGE)
   if (!user) {
     const header = request.headers.authorization
     const accessToken = header?.replace(/^Bearer\s+/i, '').trim()

@@ -1,6 +1,5 @@
 import { logsTable } from '../db/migrations/table-definitions.ts'
 import { totalsByDay } from '../db/repositories/log-totals.ts'
-import type { NewLog } from '../db/repositories/logs-repository.ts'
 import {
   groupUsage,
   logUsageDeltas,
@@ -8,6 +7,7 @@ import {
   usageColumns,
   usageUpsertStatement,
 } from '../db/repositories/usage-rollups.ts'
+import type { NewLog } from '../db/schema.ts'
 import type { StatementRun } from '../db/sqlite-write-thread.ts'
 
 /**

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SECONDS_PER_DAY } from '../db/repositories/log-totals.ts'
-import { insertLogs, type NewLog, systemLog } from '../db/repositories/logs-repository.ts'
+import { insertLogs, systemLog } from '../db/repositories/logs-repository.ts'
+import type { NewLog } from '../db/schema.ts'
 import {
   COUNT_COLUMNS,
   USAGE_KEYS,

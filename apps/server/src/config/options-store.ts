@@ -1,12 +1,12 @@
 import { isOptionKey, OPTION_DEFINITIONS, OPTION_KEYS, type OptionKey } from '@one-api/contracts'
 import type { Kysely } from 'kysely'
-import type { Dialect } from '../db/database.ts'
+import type { Dialect } from '../db/dialect.ts'
 import { readAllOptions, readOption, writeOption } from '../db/repositories/options-repository.ts'
 import type { MainSchema } from '../db/schema.ts'
+import { BusTopic } from '../platform/bus-topics.ts'
 import { EVERYTHING, type EventBus } from '../platform/event-bus.ts'
 import { checkOptionPrerequisites, normalizeOptionValue } from './option-validation.ts'
 
-const TOPIC = 'option-changed'
 /** What ratios() hands out for an unset option: always the same object (see ratios()). */
 const NO_RATIOS: Readonly<Record<string, number>> = Object.freeze({})
 
@@ -31,7 +31,7 @@ export class OptionsStore {
     private readonly onError: (error: unknown) => void = () => {},
   ) {
     for (const key of OPTION_KEYS) this.set(key, OPTION_DEFINITIONS[key].default)
-    bus.subscribe(TOPIC, (key) => {
+    bus.subscribe(BusTopic.optionChanged, (key) => {
       const reloading = key === EVERYTHING ? this.load() : isOptionKey(key) ? this.reload(key) : undefined
       // The value in use stays; the periodic reload tries again.
       reloading?.catch(this.onError)
@@ -101,7 +101,7 @@ export class OptionsStore {
     await writeOption(this.db, this.dialect, key, value)
     this.set(key, value)
     // Never throws: the value is stored, and a node that misses this catches up later.
-    await this.bus.publish(TOPIC, key, `option ${key}`)
+    await this.bus.publish(BusTopic.optionChanged, key, `option ${key}`)
     return value
   }
 

@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3'
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely'
 import { createPool } from 'mysql2'
 import pg from 'pg'
+import type { Dialect } from './dialect.ts'
 import type { DatabaseTarget } from './dsn.ts'
 import { SqliteBooleanPlugin } from './sqlite-boolean-plugin.ts'
 import { AUTOCHECKPOINT_BACKSTOP_PAGES } from './sqlite-worker.ts'
@@ -18,8 +19,6 @@ const CHECKPOINT_INTERVAL_MS = 200
  * writes are tried again (write-retries.ts).
  */
 export const CONNECT_TIMEOUT_MS = 10_000
-
-export type Dialect = DatabaseTarget['dialect']
 
 export interface DatabaseHandle<Schema> {
   db: Kysely<Schema>

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely'
+import type { Generated, Insertable } from 'kysely'
 
 /**
  * Kysely types of the one-api-compatible tables. Table and column names are
@@ -106,6 +106,9 @@ export interface LogsTable {
   system_prompt_reset: boolean | number
   ip: string
 }
+
+/** A log row to insert. */
+export type NewLog = Insertable<LogsTable>
 
 export interface OptionsTable {
   key: string

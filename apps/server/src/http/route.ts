@@ -17,6 +17,8 @@ export interface RouteDefinition {
   access: AccessLevel
   /** Login, registration and verification routes get the stricter limit on top of the API one. */
   rateLimit?: 'critical'
+  /** A GET that changes something (rotating the access token, running channel tests). */
+  changesState?: true
   handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>
 }
 
@@ -28,6 +30,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     access?: AccessLevel
     rateLimit?: 'critical'
+    changesState?: true
   }
 }
 
@@ -46,7 +49,7 @@ export function registerRoutes(app: FastifyInstance, routes: RouteDefinition[]):
     app.route({
       method: route.method,
       url: route.url,
-      config: { access: route.access, rateLimit: route.rateLimit },
+      config: { access: route.access, rateLimit: route.rateLimit, changesState: route.changesState },
       handler: route.handler,
     })
   }

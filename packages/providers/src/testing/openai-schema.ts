@@ -1,17 +1,23 @@
 /**
  * Validates bodies against OpenAI's published OpenAPI document (tests only: reads a file).
- * The document lives beside the repository, in the product side's shared/reference folder; set
- * OPENAI_OPENAPI_PATH to point elsewhere. Suites skip (and say so) when it is absent.
+ * A gzipped copy of the document is kept in __fixtures__; set OPENAI_OPENAPI_PATH to validate
+ * against another version (plain JSON or gzipped).
  */
 import { existsSync, readFileSync } from 'node:fs'
+import { gunzipSync } from 'node:zlib'
 import { z } from 'zod'
 
 const candidates = [
   process.env.OPENAI_OPENAPI_PATH,
-  new URL('../../../../../shared/reference/openai-openapi.json', import.meta.url).pathname,
+  new URL('./__fixtures__/openai-openapi.json.gz', import.meta.url).pathname,
 ].filter((path): path is string => Boolean(path))
 
 export const openAiSchemaPath = candidates.find((path) => existsSync(path))
+
+const readDocument = (path: string) => {
+  const bytes = readFileSync(path)
+  return JSON.parse((path.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8'))
+}
 
 let definitions: Record<string, unknown> | undefined
 
@@ -33,7 +39,7 @@ export function openAiSchema(name: string): z.ZodType {
   if (cached) return cached
   if (!openAiSchemaPath) throw new Error('OpenAI OpenAPI document not found')
   if (!definitions) {
-    const document = JSON.parse(readFileSync(openAiSchemaPath, 'utf8'))
+    const document = readDocument(openAiSchemaPath)
     const text = JSON.stringify(document.components.schemas).replaceAll('#/components/schemas/', '#/$defs/')
     definitions = expandNullable(JSON.parse(text)) as Record<string, unknown>
   }

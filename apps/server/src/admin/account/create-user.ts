@@ -2,7 +2,7 @@ import { DEFAULT_TOKEN_NAME, formatQuota, LogType, Role, UserStatus } from '@one
 import type { AppContext } from '../../app-context.ts'
 import { hashPassword } from '../../auth/password.ts'
 import { generateTokenKey, randomString } from '../../auth/random.ts'
-import { insertLogs, type NewLog, systemLog } from '../../db/repositories/logs-repository.ts'
+import { systemLog } from '../../db/repositories/logs-repository.ts'
 import { insertToken, unlimitedToken } from '../../db/repositories/tokens-repository.ts'
 import {
   addUserQuota,
@@ -10,7 +10,9 @@ import {
   findUserByUsername,
   insertUser,
 } from '../../db/repositories/users-repository.ts'
+import type { NewLog } from '../../db/schema.ts'
 import { conflict } from '../../http/errors.ts'
+import { balanceLogWriter } from '../balance-logs.ts'
 
 export interface CreateUserInput {
   username: string
@@ -23,7 +25,7 @@ export interface CreateUserInput {
 
 /**
  * Creates a user with one-api's side effects, in one transaction: the new-user gift, invite
- * rewards for both sides, and an unlimited `default` token. The matching logs follow the commit.
+ * rewards for both sides, and an unlimited `default` token, with the logs of the credits.
  */
 export async function createUser(context: AppContext, input: CreateUserInput): Promise<number> {
   const { db, options } = context
@@ -99,9 +101,9 @@ export async function createUser(context: AppContext, input: CreateUserInput): P
       }
     }
     await insertToken(trx, unlimitedToken(id, DEFAULT_TOKEN_NAME, generateTokenKey()))
+    await balanceLogWriter(context, trx)(logs)
     return id
   })
-  await insertLogs(context.logDb, logs)
   return userId
 }
 

@@ -7,7 +7,7 @@ import { findUserById, findUserByUsername } from '../../db/repositories/users-re
 import { badRequest, conflict, forbidden } from '../../http/errors.ts'
 import { currentUser, ok, type RouteDefinition } from '../../http/route.ts'
 import { parseInput } from '../../http/validate.ts'
-import { USER_CHANGED } from '../../relay/auth/relay-cache.ts'
+import { BusTopic } from '../../platform/bus-topics.ts'
 import { uniqueAffCode } from './create-user.ts'
 import { toUserView } from './user-view.ts'
 
@@ -59,7 +59,7 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
           })
           .where('id', '=', user.id)
           .execute()
-        await context.bus.publish(USER_CHANGED, String(user.id), `user #${user.id}`)
+        await context.bus.publish(BusTopic.userChanged, String(user.id), `user #${user.id}`)
         reply.clearCookie(SESSION_COOKIE, { path: '/' })
         return ok()
       },
@@ -68,6 +68,7 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
       method: 'GET',
       url: '/api/user/token',
       access: Role.Common,
+      changesState: true,
       handler: async (request) => {
         const user = currentUser(request)
         const accessToken = randomHex32()
@@ -79,6 +80,7 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
       method: 'GET',
       url: '/api/user/aff',
       access: Role.Common,
+      changesState: true,
       handler: async (request) => {
         const user = currentUser(request)
         if (user.aff_code) return ok(user.aff_code)

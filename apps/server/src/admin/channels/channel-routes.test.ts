@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { channelBody, storedAbilities, storedChannels } from '../../testing/channel-fixtures.ts'
 import { ApiClient, outcome, REFUSED } from '../../testing/http-client.ts'
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../testing/test-app.ts'
 import { testDialects } from '../../testing/test-databases.ts'
-import { channelBody, storedAbilities, storedChannels } from './channel-test-helpers.ts'
 
 describe.each(testDialects())('channel management on %s', (dialect) => {
   let server: TestApp

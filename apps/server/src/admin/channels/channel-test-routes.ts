@@ -1,6 +1,6 @@
 import { ChannelStatus, Role } from '@one-api/contracts'
 import type { FastifyReply } from 'fastify'
-import type { AppContext } from '../../app-context.ts'
+import type { AppContext, ChannelTests } from '../../app-context.ts'
 import { findChannelById } from '../../db/repositories/channels-repository.ts'
 import { badRequest, notFound } from '../../http/errors.ts'
 import { idOf } from '../../http/request-params.ts'
@@ -8,10 +8,9 @@ import { ok, type RouteDefinition } from '../../http/route.ts'
 import { fetchBalance, UnsupportedBalance } from '../../relay/health/balance.ts'
 import { applyTestResult, testChannel } from '../../relay/health/channel-tester.ts'
 import { toRoutedChannel } from '../../relay/routing/routed-channel.ts'
-import type { ChannelTestRunner } from './channel-test-runner.ts'
 
 /** Channel test, test-all and balance, admin only. */
-export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner): RouteDefinition[] {
+export function channelTestRoutes(context: AppContext, runner: ChannelTests): RouteDefinition[] {
   const updateBalance = async (id: number) => {
     const row = await findChannelById(context.db, id)
     if (!row) throw notFound('channel not found')
@@ -28,6 +27,7 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
       method: 'GET',
       url: '/api/channel/test/:id',
       access: Role.Admin,
+      changesState: true,
       handler: async (request) => {
         const row = await findChannelById(context.db, idOf(request))
         if (!row) throw notFound('channel not found')
@@ -41,6 +41,7 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
       method: 'GET',
       url: '/api/channel/test',
       access: Role.Admin,
+      changesState: true,
       handler: async (request) => {
         const scope = (request.query as { scope?: string }).scope ?? 'all'
         if (scope !== 'all' && scope !== 'disabled') throw badRequest("scope must be 'all' or 'disabled'")
@@ -52,6 +53,7 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
       method: 'GET',
       url: '/api/channel/update_balance/:id',
       access: Role.Admin,
+      changesState: true,
       handler: async (request, reply: FastifyReply) => {
         try {
           const balance = await updateBalance(idOf(request))
@@ -74,6 +76,7 @@ export function channelTestRoutes(context: AppContext, runner: ChannelTestRunner
       method: 'GET',
       url: '/api/channel/update_balance',
       access: Role.Admin,
+      changesState: true,
       handler: async () => {
         const rows = await context.db
           .selectFrom('channels')

@@ -1,6 +1,6 @@
 import { ChannelStatus } from '@one-api/contracts'
 import type { FastifyBaseLogger } from 'fastify'
-import type { AppContext } from '../../app-context.ts'
+import type { AppContext, ChannelTests } from '../../app-context.ts'
 import { applyTestResult, testChannel } from '../../relay/health/channel-tester.ts'
 import { notifyRoot } from '../../relay/health/notify-root.ts'
 
@@ -9,7 +9,7 @@ import { notifyRoot } from '../../relay/health/notify-root.ts'
  * also run every CHANNEL_TEST_FREQUENCY minutes. Slow enabled channels (over the
  * ChannelDisableThreshold seconds) are disabled when automatic disabling is on.
  */
-export class ChannelTestRunner {
+export class ChannelTestRunner implements ChannelTests {
   private running = false
   private timer: NodeJS.Timeout | undefined
 

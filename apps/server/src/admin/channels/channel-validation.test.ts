@@ -1,9 +1,9 @@
 import { Role } from '@one-api/contracts'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { channelBody, countRows, storedAbilities, storedChannels } from '../../testing/channel-fixtures.ts'
 import { ApiClient, outcome, REFUSED, registerAndLogin } from '../../testing/http-client.ts'
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../testing/test-app.ts'
 import { testDialects } from '../../testing/test-databases.ts'
-import { channelBody, countRows, storedAbilities, storedChannels } from './channel-test-helpers.ts'
 
 describe.each(testDialects())('channel rules and permissions on %s', (dialect) => {
   let server: TestApp

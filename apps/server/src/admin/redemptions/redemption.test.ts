@@ -8,7 +8,7 @@ import {
   signInAsRoot,
   snapshotTable,
   type TestUser,
-} from '../users/user-test-fixtures.ts'
+} from '../../testing/user-fixtures.ts'
 
 describe.each(testDialects())('redemption codes on %s', (dialect) => {
   let server: TestApp

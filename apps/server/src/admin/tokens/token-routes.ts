@@ -24,6 +24,7 @@ import { toBoolean } from '../../db/schema.ts'
 import { badRequest, notFound } from '../../http/errors.ts'
 import { currentUser, ok, type RouteDefinition } from '../../http/route.ts'
 import { parseInput } from '../../http/validate.ts'
+import { BusTopic } from '../../platform/bus-topics.ts'
 import { assertExpiryNotPast, nowSeconds, resolveStatus } from './token-status.ts'
 import { toTokenView } from './token-view.ts'
 
@@ -52,7 +53,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
   // The relay caches tokens by key; every node drops its copy when one changes. The key is a
   // secret: a failed announcement is logged with the token's id instead.
   const announce = (token: Pick<TokenRow, 'id' | 'key'>) =>
-    bus.publish('token-changed', token.key, `token #${token.id}`)
+    bus.publish(BusTopic.tokenChanged, token.key, `token #${token.id}`)
 
   const deleteToken: RouteDefinition['handler'] = async (request) => {
     const user = currentUser(request)

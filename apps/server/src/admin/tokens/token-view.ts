@@ -1,15 +1,18 @@
-import { TOKEN_KEY_PREFIX, type TokenView } from '@one-api/contracts/token'
+import type { TokenView } from '@one-api/contracts/token'
 import type { TokenRow } from '../../db/repositories/tokens-repository.ts'
 import { toBoolean } from '../../db/schema.ts'
 
-/** The reply shape of every token route: the key with its `sk-` prefix, booleans as booleans. */
+/**
+ * The reply shape of every token route: the key bare, without `sk-` (one-api's console adds the
+ * prefix itself, and showed `sk-sk-…` otherwise), booleans as booleans.
+ */
 export function toTokenView(row: TokenRow): TokenView {
   const models = row.models ?? ''
   return {
     id: row.id,
     name: row.name,
     // PostgreSQL pads the char(48) column with spaces for keys shorter than 48.
-    key: TOKEN_KEY_PREFIX + row.key.trimEnd(),
+    key: row.key.trimEnd(),
     status: row.status,
     used_quota: Number(row.used_quota),
     remain_quota: Number(row.remain_quota),

@@ -10,7 +10,7 @@ import {
   signInAsRoot,
   snapshotTable,
   type TestUser,
-} from '../users/user-test-fixtures.ts'
+} from '../../testing/user-fixtures.ts'
 
 describe.each(testDialects())('top-ups and redemption on %s', (dialect) => {
   let server: TestApp

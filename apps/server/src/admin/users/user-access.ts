@@ -8,15 +8,10 @@ import {
   type UserRow,
 } from '../../db/repositories/users-repository.ts'
 import { forbidden, notFound } from '../../http/errors.ts'
-
-/**
- * Published with the user id whenever an administrator changes a user's quota, group, role or
- * status, so any node caching users (the relay's token check) drops its copy at once.
- */
-export const USER_CHANGED_TOPIC = 'user-changed'
+import { BusTopic } from '../../platform/bus-topics.ts'
 
 export async function announceUserChange(context: AppContext, userId: number): Promise<void> {
-  await context.bus.publish(USER_CHANGED_TOPIC, String(userId), `user #${userId}`)
+  await context.bus.publish(BusTopic.userChanged, String(userId), `user #${userId}`)
 }
 
 const USER_NOT_FOUND = 'User not found'

@@ -10,7 +10,7 @@ import {
   signInAsRoot,
   snapshotTable,
   type TestUser,
-} from './user-test-fixtures.ts'
+} from '../../testing/user-fixtures.ts'
 
 describe.each(testDialects())('creating, editing and deleting users on %s', (dialect) => {
   let server: TestApp
@@ -28,7 +28,8 @@ describe.each(testDialects())('creating, editing and deleting users on %s', (dia
   })
 
   const canSignIn = async (username: string, password: string) =>
-    (await new ApiClient(server.baseUrl).post('/api/user/login', { username, password })).status === 200
+    (await new ApiClient(server.baseUrl).post('/api/user/login', { username, password })).body.success ===
+    true
 
   it('creates a normal user with a default token, whatever role the body asks for', async () => {
     const response = await admin.client.post('/api/user/', {

@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient, outcome, REFUSED } from '../../testing/http-client.ts'
 import { startTestApp, type TestApp } from '../../testing/test-app.ts'
 import { testDialects } from '../../testing/test-databases.ts'
-import { createSignedInUser, insertTestUser, signInAsRoot, type TestUser } from './user-test-fixtures.ts'
+import {
+  createSignedInUser,
+  insertTestUser,
+  signInAsRoot,
+  type TestUser,
+} from '../../testing/user-fixtures.ts'
 
 describe.each(testDialects())('user lists and search on %s', (dialect) => {
   let server: TestApp

@@ -9,7 +9,7 @@ import {
   signInAsRoot,
   snapshotTable,
   type TestUser,
-} from './user-test-fixtures.ts'
+} from '../../testing/user-fixtures.ts'
 
 describe.each(testDialects())('managing users on %s', (dialect) => {
   let server: TestApp

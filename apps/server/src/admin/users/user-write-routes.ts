@@ -7,7 +7,7 @@ import {
 import type { UpdateObject } from 'kysely'
 import type { AppContext } from '../../app-context.ts'
 import { hashPassword } from '../../auth/password.ts'
-import { insertLogs, systemLog } from '../../db/repositories/logs-repository.ts'
+import { systemLog } from '../../db/repositories/logs-repository.ts'
 import { withQuotaLessHolds } from '../../db/repositories/quota-held.ts'
 import {
   findUserByEmail,
@@ -22,6 +22,7 @@ import { currentUser, ok, type RouteDefinition } from '../../http/route.ts'
 import { parseInput } from '../../http/validate.ts'
 import { createUser } from '../account/create-user.ts'
 import { toUserView } from '../account/user-view.ts'
+import { balanceLogWriter } from '../balance-logs.ts'
 import { manageUser } from './manage-user.ts'
 import { announceUserChange, assertOutranks, deleteUser, findLiveUser, groupNames } from './user-access.ts'
 
@@ -81,23 +82,25 @@ export function userWriteRoutes(context: AppContext): RouteDefinition[] {
         // Written only when sent and changed, so editing a name never overwrites concurrent
         // spending; a new quota is what is left after the user's requests in flight have settled.
         if (quotaChanged) {
-          await withQuotaLessHolds(db, 'users', target.id, newQuota, (trx, quota) =>
-            updateUserFields(trx, target.id, { ...changes, quota }),
-          )
-        } else {
-          await updateUserFields(db, target.id, changes)
-        }
-        if (quotaChanged) {
           const display = (quota: number) =>
             formatQuota(quota, options.boolean('DisplayInCurrencyEnabled'), options.number('QuotaPerUnit'))
-          await insertLogs(context.logDb, [
-            systemLog({
-              user_id: target.id,
-              username: input.username,
-              type: LogType.manage,
-              content: `Administrator changed the user quota from ${display(oldQuota)} to ${display(newQuota)}`,
-            }),
-          ])
+          // The new quota and its log commit together.
+          await withQuotaLessHolds(db, 'users', target.id, newQuota, async (trx, quota) => {
+            await updateUserFields(trx, target.id, { ...changes, quota })
+            await balanceLogWriter(
+              context,
+              trx,
+            )([
+              systemLog({
+                user_id: target.id,
+                username: input.username,
+                type: LogType.manage,
+                content: `Administrator changed the user quota from ${display(oldQuota)} to ${display(newQuota)}`,
+              }),
+            ])
+          })
+        } else {
+          await updateUserFields(db, target.id, changes)
         }
         await announceUserChange(context, target.id)
         const updated = await findUserById(db, target.id)

@@ -10,7 +10,7 @@ import { migrateMain } from '../../db/migrations/migrate.ts'
 import type { MainSchema } from '../../db/schema.ts'
 import { Ledger, type Reservation, type ReserveResult } from './ledger.ts'
 
-const BUSY_TIMEOUT_MS = 50
+const BUSY_TIMEOUT_MS = 250
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
 
 function reservationOf(result: ReserveResult): Reservation {

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type SqliteDatabase from 'better-sqlite3'
 import type { Kysely } from 'kysely'
-import { isMysql, isSqlite } from '../../db/repositories/log-totals.ts'
-import type { NewLog } from '../../db/repositories/logs-repository.ts'
-import type { MainSchema } from '../../db/schema.ts'
+import { isMysql, isSqlite } from '../../db/dialect.ts'
+import type { MainSchema, NewLog } from '../../db/schema.ts'
 import { type LostSettlement, type ServerLedgerOptions, ServerLedgerWrites } from './server-ledger-writes.ts'
 import {
   prepareSqliteLedger,

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely'
 import { insertLogsWithTotals } from '../../db/repositories/log-totals.ts'
 import type { LogSchema, MainSchema } from '../../db/schema.ts'
-import type { Guarded, PairSettlement } from './server-ledger-writes.ts'
+import type { Guarded, PairSettlement } from './server-ledger-types.ts'
 import type { ReservationOutcome } from './sqlite-ledger-statements.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
-import { isMysql, isSqlite } from '../../db/repositories/log-totals.ts'
+import { isMysql, isSqlite } from '../../db/dialect.ts'
 import type { MainSchema } from '../../db/schema.ts'
 
 /**

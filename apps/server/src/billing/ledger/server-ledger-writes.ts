@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely'
-import type { NewLog } from '../../db/repositories/logs-repository.ts'
-import type { MainSchema } from '../../db/schema.ts'
+import type { MainSchema, NewLog } from '../../db/schema.ts'
 import { withinTime } from '../../platform/time-limit.ts'
 import { reserveOnMysql, settleOnMysql } from './mysql-ledger-statements.ts'
 import { PairBatches } from './pair-batches.ts'
 import { reserveOnPostgres, settleOnPostgres } from './postgres-ledger-statements.ts'
 import { createHoldRow } from './quota-holds.ts'
+import type { Guarded, PairSettlement } from './server-ledger-types.ts'
 import type { ReservationOutcome, ReservationRequest, Settlement } from './sqlite-ledger-statements.ts'
 import { RESERVATION_RETRIES, type RetryPolicy, SETTLEMENT_RETRIES, withRetries } from './write-retries.ts'
 
@@ -44,27 +44,6 @@ export interface LostSettlement {
   cost: number
   requests: number
 }
-
-/** A token and user pair's settlements summed: what one write applies for all of them. */
-export interface PairSettlement {
-  tokenId: number
-  userId: number
-  reserved: number
-  actual: number
-  /** Requests counted (refunds are not). */
-  requests: number
-  /** What each channel earned, by channel id (channels with nothing earned left out). */
-  channels: Map<number, number>
-  /** The requests' consume logs: stored in the same transaction as their charges. */
-  logs: NewLog[]
-}
-
-/**
- * A write guarded by its id: applied (`ok`), or not applied because this node's hold row for the
- * pair records the write already (`landed`: an earlier try committed, its answer lost) or is gone
- * (`missing`: a sweep took this node for dead and removed it).
- */
-export type Guarded<T> = { guard: 'ok'; value: T } | { guard: 'landed' } | { guard: 'missing' }
 
 /**
  * The ledger's writes on PostgreSQL and MySQL, batched per token and user pair (pair-batches.ts):

@@ -1,5 +1,5 @@
 import type SqliteDatabase from 'better-sqlite3'
-import type { NewLog } from '../../db/repositories/logs-repository.ts'
+import type { NewLog } from '../../db/schema.ts'
 import { LOG_STATEMENTS, logBatch } from '../sqlite-log-statements.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, Migrator } from 'kysely'
-import type { Dialect } from '../database.ts'
+import type { Dialect } from '../dialect.ts'
 import { backfillDailyTotals } from '../repositories/log-totals.ts'
 import { backfillUsage } from '../repositories/usage-rollups.ts'
 import { ensureTables } from './ensure-tables.ts'

@@ -1,6 +1,6 @@
 import type { ChannelSort } from '@one-api/contracts/channel'
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely'
-import type { Dialect } from '../database.ts'
+import type { Dialect } from '../dialect.ts'
 import type { ChannelsTable, MainSchema } from '../schema.ts'
 
 export type ChannelRow = Selectable<ChannelsTable>

@@ -1,15 +1,14 @@
 import { LogType } from '@one-api/contracts'
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely'
+import { isSqlite, startsWith } from '../dialect.ts'
 import type { LogSchema } from '../schema.ts'
 import {
   dayOf,
   dropEmptyDays,
   inTransaction,
-  isSqlite,
   subtractDeletedLogs,
   sumConsumeLogsByDay,
 } from './log-totals.ts'
-import { startsWith } from './starts-with.ts'
 import { dropClearedUsage, subtractLogUsage } from './usage-rollups.ts'
 
 /**

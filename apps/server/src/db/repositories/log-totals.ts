@@ -1,7 +1,7 @@
 import { LogType } from '@one-api/contracts'
-import { type Kysely, MysqlAdapter, SqliteAdapter, sql, type Transaction } from 'kysely'
-import type { LogSchema, LogsTable } from '../schema.ts'
-import type { NewLog } from './logs-repository.ts'
+import { type Kysely, sql, type Transaction } from 'kysely'
+import { isMysql } from '../dialect.ts'
+import type { LogSchema, LogsTable, NewLog } from '../schema.ts'
 import { addLogUsage } from './usage-rollups.ts'
 
 /**
@@ -47,12 +47,6 @@ export function totalsByDay(logs: Iterable<ConsumeFields>): LogDailyTotalsTable[
 export function withTotals(db: Kysely<LogSchema>): Kysely<LogTotalsSchema> {
   return db.withTables<{ log_daily_totals: LogDailyTotalsTable }>()
 }
-
-/** The dialect of a handle (the writer and repositories are given only the handle). */
-// biome-ignore lint/suspicious/noExplicitAny: any schema; only the adapter is looked at.
-type AnyKysely = Kysely<any>
-export const isMysql = (db: AnyKysely) => db.getExecutor().adapter instanceof MysqlAdapter
-export const isSqlite = (db: AnyKysely) => db.getExecutor().adapter instanceof SqliteAdapter
 
 /**
  * Adds (or, with negative numbers, takes away) totals with one atomic upsert: the database adds

@@ -1,8 +1,6 @@
-import type { Insertable, Kysely } from 'kysely'
-import type { LogSchema, LogsTable } from '../schema.ts'
+import type { Kysely } from 'kysely'
+import type { LogSchema, NewLog } from '../schema.ts'
 import { insertLogsWithTotals } from './log-totals.ts'
-
-export type NewLog = Insertable<LogsTable>
 
 /**
  * Direct write for rare events (registration, top-up, management); consume logs are batched.

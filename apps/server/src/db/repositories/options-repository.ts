@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { Dialect } from '../database.ts'
+import type { Dialect } from '../dialect.ts'
 import type { MainSchema } from '../schema.ts'
 
 export async function readAllOptions(db: Kysely<MainSchema>): Promise<Map<string, string>> {

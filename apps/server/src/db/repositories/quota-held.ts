@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely'
+import { isSqlite } from '../dialect.ts'
 import type { MainSchema } from '../schema.ts'
-import { isSqlite } from './log-totals.ts'
 
 /**
  * Runs `work` in a transaction with `quota` less what the gateway's nodes hold for requests of

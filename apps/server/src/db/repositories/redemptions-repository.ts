@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely'
-import type { Dialect } from '../database.ts'
+import type { Dialect } from '../dialect.ts'
+import { startsWith } from '../dialect.ts'
 import type { MainSchema, RedemptionsTable } from '../schema.ts'
-import { startsWith } from './starts-with.ts'
 
 export type RedemptionRow = Selectable<RedemptionsTable>
 type Executor = Kysely<MainSchema> | Transaction<MainSchema>

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, RawBuilder, Selectable, Transaction } from 'kysely'
+import { startsWith } from '../dialect.ts'
 import type { MainSchema, TokensTable } from '../schema.ts'
-import { startsWith } from './starts-with.ts'
 
 type Executor = Kysely<MainSchema> | Transaction<MainSchema>
 

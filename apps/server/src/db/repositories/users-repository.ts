@@ -1,7 +1,7 @@
 import type { Kysely, Selectable, Transaction, UpdateObject } from 'kysely'
-import type { Dialect } from '../database.ts'
+import type { Dialect } from '../dialect.ts'
+import { startsWith } from '../dialect.ts'
 import type { MainSchema, UsersTable } from '../schema.ts'
-import { startsWith } from './starts-with.ts'
 
 export type UserRow = Selectable<UsersTable>
 type Executor = Kysely<MainSchema> | Transaction<MainSchema>

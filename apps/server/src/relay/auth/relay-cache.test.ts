@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { BusTopic } from '../../platform/bus-topics.ts'
 import { MemoryEventBus } from '../../platform/event-bus.ts'
-import { RelayCache, TOKEN_CHANGED, USER_CHANGED } from './relay-cache.ts'
+import { RelayCache } from './relay-cache.ts'
 
 /** A database stand-in whose reads finish when the test says, returning the row it holds then. */
 function slowDatabase(initial: Record<string, unknown>) {
@@ -48,7 +49,7 @@ describe('RelayCache', () => {
     const reading = cache.token('k1')
     // The token is disabled, and the change announced, while the read is under way.
     database.change({ status: 2 })
-    await bus.publish(TOKEN_CHANGED, 'k1')
+    await bus.publish(BusTopic.tokenChanged, 'k1')
     database.finishReads()
     expect((await reading)?.status).toBe(1)
     // The next request reads again instead of trusting the stale row for the TTL.
@@ -66,7 +67,7 @@ describe('RelayCache', () => {
     const cache = new RelayCache(database.db, bus, 600_000)
     const reading = cache.user(1)
     database.change({ status: 2 })
-    await bus.publish(USER_CHANGED, '1')
+    await bus.publish(BusTopic.userChanged, '1')
     database.finishReads()
     expect((await reading)?.status).toBe(1)
     const next = cache.user(1)

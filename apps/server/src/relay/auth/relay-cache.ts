@@ -3,6 +3,7 @@ import { TokenStatus, UserStatus } from '@one-api/contracts'
 import type { Kysely } from 'kysely'
 import type { MainSchema } from '../../db/schema.ts'
 import { toBoolean } from '../../db/schema.ts'
+import { BusTopic } from '../../platform/bus-topics.ts'
 import type { EventBus } from '../../platform/event-bus.ts'
 
 /** What token authentication needs of a token, cached in memory (quota is checked by the ledger). */
@@ -28,9 +29,6 @@ export interface CachedUser {
   role: number
   group: string
 }
-
-export const TOKEN_CHANGED = 'token-changed'
-export const USER_CHANGED = 'user-changed'
 
 interface Entry<T> {
   value: T | undefined
@@ -63,14 +61,14 @@ export class RelayCache {
     /** Reports what failed in the background (recordExpiry). */
     private readonly onError: (error: unknown) => void = () => {},
   ) {
-    bus.subscribe(TOKEN_CHANGED, (key) => {
+    bus.subscribe(BusTopic.tokenChanged, (key) => {
       this.tokenChanges += 1
       if (key === '*') this.tokens.clear()
       // A key read from PostgreSQL's char(48) column comes padded with spaces; the cache holds it
       // as clients send it.
       else this.tokens.delete(key.replace(/^sk-/, '').trimEnd())
     })
-    bus.subscribe(USER_CHANGED, (id) => {
+    bus.subscribe(BusTopic.userChanged, (id) => {
       this.userChanges += 1
       if (id === '*') this.users.clear()
       else this.users.delete(Number(id))
@@ -110,7 +108,7 @@ export class RelayCache {
       .executeTakeFirst()
       .then(async (result) => {
         if (Number(result.numUpdatedRows) > 0)
-          await this.bus.publish(TOKEN_CHANGED, token.key, `token #${token.id}`)
+          await this.bus.publish(BusTopic.tokenChanged, token.key, `token #${token.id}`)
       })
       .catch(this.onError)
   }

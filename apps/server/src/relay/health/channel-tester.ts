@@ -4,8 +4,8 @@ import type { Selectable } from 'kysely'
 import type { AppContext } from '../../app-context.ts'
 import { insertLogs, systemLog } from '../../db/repositories/logs-repository.ts'
 import type { ChannelsTable } from '../../db/schema.ts'
+import { BusTopic } from '../../platform/bus-topics.ts'
 import { readWholeBody } from '../pipeline/streamed-response.ts'
-import { CHANNEL_HEALTHY } from '../routing/channel-router.ts'
 import { toRoutedChannel } from '../routing/routed-channel.ts'
 import { redactChannelKey } from './redact-key.ts'
 
@@ -122,7 +122,7 @@ export async function applyTestResult(
   slowerThanSeconds?: number,
 ): Promise<void> {
   // A channel that answers its test is taken back into use at once, cooling down or not.
-  if (result.ok) await context.bus.publish(CHANNEL_HEALTHY, String(row.id), `channel #${row.id}`)
+  if (result.ok) await context.bus.publish(BusTopic.channelHealthy, String(row.id), `channel #${row.id}`)
   const monitor = context.channelHealth
   if (!monitor) return
   const { options } = context

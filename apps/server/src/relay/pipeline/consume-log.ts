@@ -2,7 +2,7 @@ import { LogType } from '@one-api/contracts'
 import { describeRatios } from '../../billing/pricing/quota.ts'
 import type { ResolvedPricing } from '../../billing/pricing/resolve-pricing.ts'
 import type { Charge } from '../../billing/request-cost.ts'
-import type { NewLog } from '../../db/repositories/logs-repository.ts'
+import type { NewLog } from '../../db/schema.ts'
 import type { RoutedChannel } from '../routing/routed-channel.ts'
 import { elapsedMilliseconds, type RelayState } from './relay-state.ts'
 

@@ -1,35 +1,12 @@
-import type { Adaptor, RelayRequest, StreamTransformer, UpstreamError } from '@one-api/providers'
+import type { StreamTransformer } from '@one-api/providers'
 import { isUpstreamError, localError, transportError } from '@one-api/providers'
-import type { Reservation } from '../../billing/ledger/ledger.ts'
-import type { ResolvedPricing } from '../../billing/pricing/resolve-pricing.ts'
-import { type Charge, type CostInput, chargeFor } from '../../billing/request-cost.ts'
+import { chargeFor } from '../../billing/request-cost.ts'
 import { relayHeaders, sendAnswer } from '../front/client-response.ts'
-import type { RoutedChannel } from '../routing/routed-channel.ts'
+import type { AttemptInput, AttemptOutcome } from './attempt-types.ts'
 import { brokeOffNote, disconnectNote, type RelayState } from './relay-state.ts'
 import { SpeechStream } from './speech-stream.ts'
 import type { UpstreamClient } from './upstream-client.ts'
 import { type StreamSink, UPSTREAM_REQUEST_ID, type UpstreamAnswer } from './upstream-exchange.ts'
-
-export interface AttemptInput {
-  state: RelayState
-  channel: RoutedChannel
-  adaptor: Adaptor
-  relayRequest: RelayRequest
-  cost: CostInput
-  pricing: ResolvedPricing
-  promptEstimate: number
-  reservation: Reservation
-}
-
-/**
- * `served`: the client got an answer (billing is the caller's job), as a stream of events or not
- * (an image model may answer a stream request with JSON), all but its end: `finish` ends it, and
- * the caller calls it once the charge is stored, so that a client never holds a whole answer the
- * books could lose. `failed`: nothing was sent yet.
- */
-export type AttemptOutcome =
-  | { kind: 'served'; charge: Charge; notes: string[]; streamed: boolean; finish: () => void }
-  | { kind: 'failed'; error: UpstreamError }
 
 /** One try against one channel. Never retries itself; never writes to the client on failure. */
 export async function runAttempt(upstream: UpstreamClient, input: AttemptInput): Promise<AttemptOutcome> {

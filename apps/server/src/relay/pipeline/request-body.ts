@@ -28,7 +28,11 @@ const STREAMING_MODES = new Set<RelayMode>(['chat', 'completions', 'images'])
 // OpenAI's bounds: n 1-128 (chat and completions), best_of up to 20.
 const MAX_CHOICES = 128
 
-/** Parses and checks the body once, at the edge (reference §2.4 step 1 validation). */
+/**
+ * Parses and checks the body once, at the edge, with one-api's rules (400 when broken): `max_tokens`
+ * is bounded, chat needs non-empty `messages`, completions and images a `prompt`, embeddings,
+ * moderations and speech an `input`.
+ */
 export function readRelayBody(
   mode: RelayMode,
   body: Buffer,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { AttemptInput } from './relay-attempt.ts'
+import type { AttemptInput } from './attempt-types.ts'
 import type { RelayState } from './relay-state.ts'
 import { SpeechStream } from './speech-stream.ts'
 

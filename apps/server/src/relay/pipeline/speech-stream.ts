@@ -1,7 +1,7 @@
 import { isUpstreamError, mapUpstreamError, transportError, type UpstreamError } from '@one-api/providers'
 import { chargeFor } from '../../billing/request-cost.ts'
 import { relayHeaders } from '../front/client-response.ts'
-import type { AttemptInput, AttemptOutcome } from './relay-attempt.ts'
+import type { AttemptInput, AttemptOutcome } from './attempt-types.ts'
 import { brokeOffNote, disconnectNote, type RelayState } from './relay-state.ts'
 import { type StreamSink, UPSTREAM_REQUEST_ID } from './upstream-exchange.ts'
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { BusTopic } from '../../platform/bus-topics.ts'
 import { EVERYTHING, MemoryEventBus } from '../../platform/event-bus.ts'
-import { CHANNEL_HEALTHY, ChannelRouter } from './channel-router.ts'
+import { ChannelRouter } from './channel-router.ts'
 
 /** An ability row joined with its channel, as the router reads them. */
 const row = (id: number, model: string) => ({
@@ -97,12 +98,12 @@ describe('ChannelRouter reloads', () => {
       new Set(Array.from({ length: 40 }, () => router.select('default', 'm', new Set())?.id))
     cool(1)
     expect(picks()).toEqual(new Set([2]))
-    await bus.publish(CHANNEL_HEALTHY, '1')
+    await bus.publish(BusTopic.channelHealthy, '1')
     expect(picks()).toEqual(new Set([1, 2]))
     cool(1)
     expect(picks()).toEqual(new Set([2]))
     // A resync says announcements may have been missed: one may have been a channel's recovery.
-    await bus.publish(CHANNEL_HEALTHY, EVERYTHING)
+    await bus.publish(BusTopic.channelHealthy, EVERYTHING)
     expect(picks()).toEqual(new Set([1, 2]))
     router.close()
   })

@@ -2,16 +2,10 @@ import { ChannelStatus } from '@one-api/contracts'
 import { getAdaptor } from '@one-api/providers'
 import type { Kysely } from 'kysely'
 import type { MainSchema } from '../../db/schema.ts'
+import { BusTopic } from '../../platform/bus-topics.ts'
 import { EVERYTHING, type EventBus } from '../../platform/event-bus.ts'
 import { ChannelCooldowns } from './channel-cooldowns.ts'
 import { type RoutedChannel, toRoutedChannel } from './routed-channel.ts'
-
-export const CHANNEL_CHANGED = 'channel-changed'
-/**
- * A channel shown to work again (enabled by hand or by the program, or a passing test): every node
- * forgets its cool-down, as a served request would.
- */
-export const CHANNEL_HEALTHY = 'channel-healthy'
 
 interface Tier {
   priority: number
@@ -42,9 +36,9 @@ export class ChannelRouter {
     private readonly onError: (error: unknown) => void = () => {},
     private readonly random: () => number = Math.random,
   ) {
-    bus.subscribe(CHANNEL_CHANGED, () => this.scheduleReload())
+    bus.subscribe(BusTopic.channelChanged, () => this.scheduleReload())
     // A resync (EVERYTHING: announcements may have been missed) may hide a channel enabled again.
-    bus.subscribe(CHANNEL_HEALTHY, (id) =>
+    bus.subscribe(BusTopic.channelHealthy, (id) =>
       id === EVERYTHING ? this.cooldowns.clear() : this.cooldowns.succeeded(Number(id)),
     )
   }

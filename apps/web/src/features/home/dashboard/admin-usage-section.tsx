@@ -1,7 +1,7 @@
 import { AreaChart, BarChart } from '@mantine/charts'
 import {
   Alert,
-  Badge,
+  ColorSwatch,
   Group,
   SegmentedControl,
   SimpleGrid,
@@ -162,9 +162,15 @@ function AdminUsage({ data }: { data: AdminDashboard }) {
                   : `#${channel.channel_id}`,
                 format.count(channel.request_count),
                 format.quota(channel.quota),
-                <Text key="rate" span size="sm" fw={600} c={errorColor(channel.error_rate)}>
-                  {percent(channel.error_rate)}
-                </Text>,
+                <Group key="rate" gap={6} justify="flex-end" wrap="nowrap">
+                  <ColorSwatch
+                    size={10}
+                    color={`var(--mantine-color-${errorColor(channel.error_rate).replace('.', '-')})`}
+                  />
+                  <Text span size="sm" fw={600}>
+                    {percent(channel.error_rate)}
+                  </Text>
+                </Group>,
               ],
             }))}
           />

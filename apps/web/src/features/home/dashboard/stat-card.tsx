@@ -17,17 +17,13 @@ export function StatCard({
     <Card withBorder padding="md" radius="md">
       <Group justify="space-between" align="flex-start" wrap="nowrap">
         <div>
-          <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+          <Text size="xs" tt="uppercase" fw={600}>
             {label}
           </Text>
           <Text fz={26} fw={700} lh={1.3}>
             {value}
           </Text>
-          {hint && (
-            <Text size="xs" c="dimmed">
-              {hint}
-            </Text>
-          )}
+          {hint && <Text size="xs">{hint}</Text>}
         </div>
         <ThemeIcon variant="light" size={38} radius="md">
           {icon}

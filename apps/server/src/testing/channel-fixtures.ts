@@ -1,5 +1,5 @@
 import { ChannelType } from '@one-api/contracts/channel-types'
-import type { TestApp } from '../../testing/test-app.ts'
+import type { TestApp } from './test-app.ts'
 
 /** Reads straight from the database, to check what the HTTP replies do not show. */
 export async function storedChannels(server: TestApp) {

@@ -1,23 +1,23 @@
-import { spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 /** A free TCP port on 127.0.0.1, found by letting the kernel pick one. */
-function freePort() {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer()
     probe.once('error', reject)
     probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address()
+      const { port } = probe.address() as AddressInfo
       probe.close(() => resolve(port))
     })
   })
 }
 
-async function waitForStatus(baseUrl, child, timeoutMs) {
+async function waitForStatus(baseUrl: string, child: ChildProcess, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`)
@@ -33,14 +33,21 @@ async function waitForStatus(baseUrl, child, timeoutMs) {
 }
 
 /**
- * Starts the real server (tsx apps/server/src/main.ts) on a free port with a fresh SQLite file,
+ * Starts the real server (compiled, as `npm start` runs it) on a free port with a fresh SQLite file,
  * a known root password and rate limits off, and waits until /api/status answers.
  */
-export async function startServer({ repositoryRoot, rootPassword }) {
+export async function startServer({
+  repositoryRoot,
+  rootPassword,
+}: {
+  repositoryRoot: string
+  rootPassword: string
+}) {
   const port = await freePort()
   const dataDirectory = mkdtempSync(join(tmpdir(), 'one-api-e2e-'))
-  const output = []
-  const child = spawn(join(repositoryRoot, 'node_modules/.bin/tsx'), ['apps/server/src/main.ts'], {
+  const output: Buffer[] = []
+  // The compiled server, as `npm start` runs it (it starts in half the time tsx takes).
+  const child = spawn(process.execPath, ['--conditions=compiled', 'apps/server/dist/main.js'], {
     cwd: repositoryRoot,
     env: {
       ...process.env,
@@ -79,7 +86,7 @@ export async function startServer({ repositoryRoot, rootPassword }) {
     await waitForStatus(baseUrl, child, 60_000)
   } catch (error) {
     await stop()
-    throw new Error(`${error.message}\n${Buffer.concat(output).toString()}`)
+    throw new Error(`${(error as Error).message}\n${Buffer.concat(output).toString()}`)
   }
   return { baseUrl, stop, output: () => Buffer.concat(output).toString() }
 }

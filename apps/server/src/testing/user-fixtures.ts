@@ -1,7 +1,7 @@
 import { Role, UserStatus } from '@one-api/contracts'
-import { insertUser } from '../../db/repositories/users-repository.ts'
-import { ApiClient, registerAndLogin } from '../../testing/http-client.ts'
-import { ROOT_PASSWORD, type TestApp } from '../../testing/test-app.ts'
+import { insertUser } from '../db/repositories/users-repository.ts'
+import { ApiClient, registerAndLogin } from './http-client.ts'
+import { ROOT_PASSWORD, type TestApp } from './test-app.ts'
 
 export const USER_PASSWORD = 'password-123'
 

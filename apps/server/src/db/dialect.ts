@@ -1,5 +1,14 @@
-import { sql } from 'kysely'
-import type { Dialect } from '../database.ts'
+import { type Kysely, MysqlAdapter, SqliteAdapter, sql } from 'kysely'
+
+/** What differs between the three databases the server runs on, in one place. */
+export type Dialect = 'sqlite' | 'postgres' | 'mysql'
+
+// biome-ignore lint/suspicious/noExplicitAny: any schema; only the adapter is looked at.
+type AnyKysely = Kysely<any>
+
+/** The dialect of a handle, for code given only the handle (the log writer, the ledger, repositories). */
+export const isMysql = (db: AnyKysely) => db.getExecutor().adapter instanceof MysqlAdapter
+export const isSqlite = (db: AnyKysely) => db.getExecutor().adapter instanceof SqliteAdapter
 
 /**
  * `column LIKE 'prefix%'` with `%`, `_` and the escape character matched literally. The escape

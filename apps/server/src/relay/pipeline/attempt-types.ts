@@ -1,0 +1,29 @@
+import type { Adaptor, RelayRequest, UpstreamError } from '@one-api/providers'
+import type { Reservation } from '../../billing/ledger/ledger.ts'
+import type { ResolvedPricing } from '../../billing/pricing/resolve-pricing.ts'
+import type { Charge, CostInput } from '../../billing/request-cost.ts'
+import type { RoutedChannel } from '../routing/routed-channel.ts'
+import type { RelayState } from './relay-state.ts'
+
+/* What one try against one channel takes and gives (relay-attempt.ts), shared with its answer readers. */
+
+export interface AttemptInput {
+  state: RelayState
+  channel: RoutedChannel
+  adaptor: Adaptor
+  relayRequest: RelayRequest
+  cost: CostInput
+  pricing: ResolvedPricing
+  promptEstimate: number
+  reservation: Reservation
+}
+
+/**
+ * `served`: the client got an answer (billing is the caller's job), as a stream of events or not
+ * (an image model may answer a stream request with JSON), all but its end: `finish` ends it, and
+ * the caller calls it once the charge is stored, so that a client never holds a whole answer the
+ * books could lose. `failed`: nothing was sent yet.
+ */
+export type AttemptOutcome =
+  | { kind: 'served'; charge: Charge; notes: string[]; streamed: boolean; finish: () => void }
+  | { kind: 'failed'; error: UpstreamError }

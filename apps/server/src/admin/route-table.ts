@@ -9,6 +9,7 @@ import { selfRoutes } from './account/self-routes.ts'
 import { channelRoutes } from './channels/channel-routes.ts'
 import { channelTestRoutes } from './channels/channel-test-routes.ts'
 import { ChannelTestRunner } from './channels/channel-test-runner.ts'
+import { dashboardRoutes } from './dashboard/dashboard-routes.ts'
 import { logRoutes } from './logs/log-routes.ts'
 import { optionRoutes } from './options/option-routes.ts'
 import { redemptionRoutes } from './redemptions/redemption-routes.ts'
@@ -39,5 +40,6 @@ export function managementRoutes(context: AppContext): RouteDefinition[] {
     ...redemptionRoutes(context),
     ...topupRoutes(context),
     ...logRoutes(context),
+    ...dashboardRoutes(context),
   ]
 }

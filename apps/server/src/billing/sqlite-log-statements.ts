@@ -1,12 +1,20 @@
 import { logsTable } from '../db/migrations/table-definitions.ts'
 import { totalsByDay } from '../db/repositories/log-totals.ts'
+import {
+  groupUsage,
+  logUsageDeltas,
+  USAGE_TABLES,
+  usageColumns,
+  usageUpsertStatement,
+} from '../db/repositories/usage-rollups.ts'
 import type { NewLog } from '../db/schema.ts'
 import type { StatementRun } from '../db/sqlite-write-thread.ts'
 
 /**
  * The batched consume-log write on SQLite: the logs as multi-row INSERTs of ROWS_PER_STATEMENT rows
  * (the rest one row each) plus one upsert per day of totals, in one transaction, run by a write
- * thread with its own connection (see LogWriter). Storing a log touches the table and its eight
+ * thread with its own connection (see LogWriter), with one upsert per row of each usage table
+ * (usage-rollups.ts). Storing a log touches the table and its eight
  * indexes, too costly for the event loop. The INSERTs are prepared once rather than built through
  * the query builder. Numbers: docs/decisions/sqlite-log-batches.md.
  */
@@ -21,6 +29,8 @@ const ROWS_PER_STATEMENT = 100
 const INSERT_LOG = 0
 const ADD_TOTALS = 1
 const INSERT_LOGS = 2
+/** The usage tables' upserts follow, one statement per table in USAGE_TABLES order. */
+const ADD_USAGE = 3
 const ROW_PLACEHOLDERS = `(${COLUMNS.map(() => '?').join(', ')})`
 const INSERT_INTO_LOGS = `insert into logs (${COLUMNS.map((name) => `"${name}"`).join(', ')}) values`
 /** The statements a log write thread is started with (see logBatch). */
@@ -31,10 +41,11 @@ export const LOG_STATEMENTS = [
      tokens = log_daily_totals.tokens + excluded.tokens,
      request_count = log_daily_totals.request_count + excluded.request_count`,
   `${INSERT_INTO_LOGS} ${Array.from({ length: ROWS_PER_STATEMENT }, () => ROW_PLACEHOLDERS).join(', ')}`,
+  ...USAGE_TABLES.map(usageUpsertStatement),
 ]
 
 /**
- * The logs and their consume totals (log_daily_totals) as one write-thread batch. Undefined when
+ * The logs, their consume totals (log_daily_totals) and usage as one write-thread batch. Undefined when
  * some log leaves a column undefined or sets the id: the query builder gives those a default, so
  * they must go through it to be stored the same way.
  */
@@ -53,6 +64,13 @@ export function logBatch(logs: readonly NewLog[]): StatementRun[] | undefined {
   for (const day of totalsByDay(logs)) {
     batch.push([ADD_TOTALS, [day.day, day.quota, day.tokens, day.request_count]])
   }
+  const usage = groupUsage(logUsageDeltas(logs))
+  USAGE_TABLES.forEach((table, index) => {
+    const columns = usageColumns(table)
+    for (const row of usage[table]) {
+      batch.push([ADD_USAGE + index, columns.map((column) => row[column])])
+    }
+  })
   return batch
 }
 

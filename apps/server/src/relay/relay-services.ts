@@ -6,6 +6,7 @@ import { Ledger } from '../billing/ledger/ledger.ts'
 import { liveNodeIds, QuotaHoldKeeper } from '../billing/ledger/quota-holds.ts'
 import { settlementRetriesWithin } from '../billing/ledger/write-retries.ts'
 import { LogWriter } from '../billing/log-writer.ts'
+import { UsageErrorRecorder } from '../billing/usage-error-recorder.ts'
 import type { Config } from '../config/env.ts'
 import type { LogSchema, MainSchema } from '../db/schema.ts'
 import type { EventBus } from '../platform/event-bus.ts'
@@ -20,6 +21,8 @@ export interface RelayServices {
   router: ChannelRouter
   ledger: Ledger
   logWriter: LogWriter
+  /** Failed upstream attempts, counted for the dashboards' error rates. */
+  usageErrors: UsageErrorRecorder
   upstream: UpstreamClient
   metrics: RelayMetrics
   /**
@@ -92,6 +95,9 @@ export async function createRelayServices(
         `the charge of served requests has not reached the database after ${round} rounds of tries (about a minute each); still trying`,
       ),
   })
+  const usageErrors = new UsageErrorRecorder(logDb, (error) =>
+    logger.error({ err: error }, 'counting failed requests for the dashboards failed; will retry'),
+  )
   // What a dead node held for its requests in flight comes back to its tokens and users.
   const holds = new QuotaHoldKeeper(db, ledger.nodeId, {
     nodeTimeoutSeconds: config.QUOTA_HOLD_TIMEOUT,
@@ -139,6 +145,7 @@ export async function createRelayServices(
     router,
     ledger,
     logWriter,
+    usageErrors,
     upstream,
     metrics: new RelayMetrics(),
     connectionsCut: false,
@@ -158,6 +165,7 @@ export async function createRelayServices(
         await holds.close()
       } finally {
         try {
+          await usageErrors.close()
           await logWriter.close()
         } finally {
           await upstream.close()

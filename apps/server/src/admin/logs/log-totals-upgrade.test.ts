@@ -5,6 +5,7 @@ import { type Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../db/database.ts'
 import { parseDatabaseTarget } from '../../db/dsn.ts'
+import { withUsage } from '../../db/repositories/usage-rollups.ts'
 import { ApiClient } from '../../testing/http-client.ts'
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../testing/test-app.ts'
 import { createScratchDatabase, type ScratchDatabase, testDialects } from '../../testing/test-databases.ts'
@@ -72,6 +73,38 @@ describe.each(testDialects())('daily log totals of an upgraded one-api database 
     [`start_timestamp=${MIDNIGHT - 1}&end_timestamp=${MIDNIGHT + 4 * DAY}`, { quota: 1507, token: 228 }],
   ])('counts the logs one-api left in the stat with %s', async (query, expected) => {
     expect((await root.get(`/api/log/stat?${query}`)).body.data).toEqual(expected)
+  })
+
+  it('fills the dashboard usage tables from the logs one-api left (channel NULL counts as 0)', async () => {
+    const rows = await withUsage(server.context.logDb)
+      .selectFrom('usage_daily')
+      .selectAll()
+      .orderBy('day')
+      .execute()
+    expect(
+      rows.map((row) => ({
+        day: Number(row.day),
+        user: Number(row.user_id),
+        model: row.model_name,
+        channel: Number(row.channel_id),
+        requests: Number(row.request_count),
+        quota: Number(row.quota),
+        prompt: Number(row.prompt_tokens),
+        completion: Number(row.completion_tokens),
+      })),
+    ).toEqual([
+      { day: 19_674, user: 1, model: '', channel: 0, requests: 1, quota: 7, prompt: 1, completion: 2 },
+      { day: 19_675, user: 1, model: '', channel: 0, requests: 2, quota: 300, prompt: 30, completion: 15 },
+      { day: 19_676, user: 1, model: '', channel: 0, requests: 1, quota: 400, prompt: 40, completion: 20 },
+      { day: 19_678, user: 1, model: '', channel: 0, requests: 1, quota: 800, prompt: 80, completion: 40 },
+    ])
+    const users = await withUsage(server.context.logDb).selectFrom('usage_daily_users').selectAll().execute()
+    expect(users.reduce((total, row) => total + Number(row.quota), 0)).toBe(1507)
+    const channels = await withUsage(server.context.logDb)
+      .selectFrom('usage_daily_channels')
+      .selectAll()
+      .execute()
+    expect(channels.reduce((total, row) => total + Number(row.request_count), 0)).toBe(5)
   })
 
   it('keeps the upgraded totals exact after a delete', async () => {

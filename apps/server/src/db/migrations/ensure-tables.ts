@@ -50,6 +50,7 @@ async function createTable(db: Kysely<unknown>, dialect: Dialect, table: TableDe
   for (const column of table.columns.filter((candidate) => candidate.unique)) {
     builder = builder.addUniqueConstraint(`ux_${table.name}_${column.name}`, [column.name] as never)
   }
+  if (table.clustered && dialect === 'sqlite') builder = builder.modifyEnd(sql`without rowid`)
   await builder.execute()
 }
 

@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, Migrator } from 'kysely'
 import type { Dialect } from '../dialect.ts'
 import { backfillDailyTotals } from '../repositories/log-totals.ts'
+import { backfillUsage } from '../repositories/usage-rollups.ts'
 import { ensureTables } from './ensure-tables.ts'
 import { logTables, mainTables, quotaHoldTables } from './table-definitions.ts'
 
@@ -31,6 +32,13 @@ function logMigrations(dialect: Dialect): Record<string, Migration> {
       up: async (db) => {
         await ensureTables(db, dialect, logTables)
         await backfillDailyTotals(db)
+      },
+    },
+    // Adds the dashboards' usage tables and fills them from the logs already stored.
+    '0004-usage-rollups': {
+      up: async (db) => {
+        await ensureTables(db, dialect, logTables)
+        await backfillUsage(db)
       },
     },
   }

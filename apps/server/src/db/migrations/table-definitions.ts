@@ -32,6 +32,11 @@ export interface TableDefinition {
   columns: ColumnDefinition[]
   primaryKey?: string[]
   indexes: IndexDefinition[]
+  /**
+   * SQLite: store the rows in primary-key order (WITHOUT ROWID), as InnoDB always does, so a range
+   * of the key is read from adjacent pages instead of one table lookup per index entry.
+   */
+  clustered?: boolean
 }
 
 const id: ColumnDefinition = { name: 'id', type: 'id' }
@@ -281,4 +286,60 @@ export const logDailyTotalsTable: TableDefinition = {
   indexes: [],
 }
 
-export const logTables = [logsTable, logDailyTotalsTable]
+/**
+ * Consume-log usage per UTC day for the dashboards, kept in the same transaction as the logs
+ * (db/repositories/usage-rollups.ts): requests, quota and tokens equal the sums of the stored
+ * consume logs; error_count counts upstream attempts that failed (not logged as rows). Three
+ * grains, so that every dashboard query reads a few thousand rows at most:
+ * - usage_daily: day × user × model × channel, read with a user filter (a user's own dashboard)
+ *   or for the top users of one model or channel;
+ * - usage_daily_channels: day × model × channel, every total, per-day, per-model and per-channel
+ *   figure across all users;
+ * - usage_daily_users: day × user, the top users across all models and channels.
+ */
+const usageCounts = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'error_count']
+const usageColumns = [
+  bigint('request_count'),
+  bigint('quota'),
+  bigint('prompt_tokens'),
+  bigint('completion_tokens'),
+  bigint('error_count'),
+]
+
+export const usageDailyTable: TableDefinition = {
+  name: 'usage_daily',
+  columns: [
+    bigint('day'),
+    integer('user_id'),
+    varchar('model_name', 128),
+    integer('channel_id'),
+    ...usageColumns,
+  ],
+  primaryKey: ['user_id', 'day', 'model_name', 'channel_id'],
+  // The counts are in these indexes so the top users of a model or channel are read from them alone.
+  indexes: [
+    { name: 'idx_usage_daily_model_day', columns: ['model_name', 'day', ...usageCounts] },
+    { name: 'idx_usage_daily_channel_day', columns: ['channel_id', 'day', ...usageCounts] },
+  ],
+  clustered: true,
+}
+
+export const usageDailyChannelsTable: TableDefinition = {
+  name: 'usage_daily_channels',
+  columns: [bigint('day'), varchar('model_name', 128), integer('channel_id'), ...usageColumns],
+  primaryKey: ['day', 'model_name', 'channel_id'],
+  indexes: [],
+  clustered: true,
+}
+
+export const usageDailyUsersTable: TableDefinition = {
+  name: 'usage_daily_users',
+  columns: [bigint('day'), integer('user_id'), ...usageColumns],
+  primaryKey: ['day', 'user_id'],
+  indexes: [],
+  clustered: true,
+}
+
+export const usageTables = [usageDailyTable, usageDailyChannelsTable, usageDailyUsersTable]
+
+export const logTables = [logsTable, logDailyTotalsTable, ...usageTables]

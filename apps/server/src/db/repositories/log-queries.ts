@@ -9,6 +9,7 @@ import {
   subtractDeletedLogs,
   sumConsumeLogsByDay,
 } from './log-totals.ts'
+import { dropClearedUsage, subtractLogUsage } from './usage-rollups.ts'
 
 /**
  * Reads of the logs table for the log pages. The table can hold millions of rows, so every list
@@ -283,7 +284,7 @@ const DELETE_BATCH = 5000
 /**
  * Deletes the logs created before `timestamp` in batches, so a large clean-up never holds one
  * huge transaction (and its locks) on a busy table. Each batch locks its rows, deletes them and
- * takes their totals out of the daily totals in one transaction, so the totals stay exact between
+ * takes their totals out of the daily totals and the usage tables in one transaction, so the totals stay exact between
  * batches and when two clean-ups overlap (the second one skips rows the first has deleted).
  * Returns how many were deleted.
  */
@@ -293,7 +294,17 @@ export async function deleteLogsBefore(db: Kysely<LogSchema>, timestamp: number)
     const batch = await inTransaction(db, async (transaction) => {
       let query = transaction
         .selectFrom('logs')
-        .select(['id', 'type', 'created_at', 'quota', 'prompt_tokens', 'completion_tokens'])
+        .select([
+          'id',
+          'type',
+          'created_at',
+          'quota',
+          'prompt_tokens',
+          'completion_tokens',
+          'user_id',
+          'model_name',
+          'channel_id',
+        ])
         .where('created_at', '<', timestamp)
         .limit(DELETE_BATCH)
       // SQLite has one writer at a time and no row locks.
@@ -309,11 +320,13 @@ export async function deleteLogsBefore(db: Kysely<LogSchema>, timestamp: number)
         )
         .executeTakeFirst()
       await subtractDeletedLogs(transaction, rows)
+      await subtractLogUsage(transaction, rows)
       return { selected: rows.length, deleted: Number(result.numDeletedRows) }
     })
     deleted += batch.deleted
     if (batch.selected < DELETE_BATCH) break
   }
   await dropEmptyDays(db, dayOf(timestamp) + 1)
+  await dropClearedUsage(db, timestamp)
   return deleted
 }

@@ -2,6 +2,7 @@ import { LogType } from '@one-api/contracts'
 import { type Kysely, sql, type Transaction } from 'kysely'
 import { isMysql } from '../dialect.ts'
 import type { LogSchema, LogsTable, NewLog } from '../schema.ts'
+import { addLogUsage } from './usage-rollups.ts'
 
 /**
  * Pre-aggregated consume-log totals, one row per UTC day, so the quota sum of the log page
@@ -85,8 +86,8 @@ export function inTransaction<Result>(
 }
 
 /**
- * The one way logs are written: the rows and their consume totals commit together, so the daily
- * totals always equal the sums of the stored rows. Used by the batched writer and insertLogs.
+ * The one way logs are written: the rows, their consume totals and their usage (usage-rollups.ts)
+ * commit together, so the daily totals and the usage tables always equal the sums of the stored rows. Used by the batched writer and insertLogs.
  */
 export async function insertLogsWithTotals(db: Kysely<LogSchema>, logs: NewLog[]): Promise<void> {
   if (logs.length === 0) return
@@ -98,6 +99,7 @@ export async function insertLogsWithTotals(db: Kysely<LogSchema>, logs: NewLog[]
   await inTransaction(db, async (transaction) => {
     await transaction.insertInto('logs').values(logs).execute()
     await addDailyTotals(transaction, totals)
+    await addLogUsage(transaction, logs)
   })
 }
 

@@ -303,6 +303,10 @@ async function serve(
     lastError = outcome.error
     lastErrorChannel = channel.id
     if (coolsDown(outcome.error)) services.router.reportFailure(channel.id)
+    // A failed attempt counts against its channel's error rate, unless the client left first.
+    if (!state.clientGone && options.boolean('LogConsumeEnabled')) {
+      services.usageErrors.record(caller.user.id, mappedModel, channel.id)
+    }
     context.channelHealth?.reportFailure(channel, outcome.error)
     if (state.clientGone || !outcome.error.retryable) break
     movingFrom = labels

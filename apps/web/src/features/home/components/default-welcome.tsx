@@ -16,7 +16,7 @@ export function DefaultWelcome() {
           <Title order={2}>{t('home.welcome', { name: status.systemName })}</Title>
           {status.version && <Badge variant="light">{status.version}</Badge>}
         </Group>
-        <Text c="dimmed">{t('home.tagline')}</Text>
+        <Text>{t('home.tagline')}</Text>
       </Stack>
       <Card withBorder padding="lg">
         <Title order={4} mb="sm">

@@ -1,0 +1,128 @@
+import type { DashboardUsage } from '@one-api/contracts/dashboard'
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely'
+import type { LogSchema } from '../schema.ts'
+import { type LogUsageSchema, type UsageTableName, withUsage } from './usage-rollups.ts'
+
+/**
+ * Reads of the usage tables (usage-rollups.ts) for the dashboards; none reads the logs. Each
+ * query picks the smallest table that holds its filters and grouping: usage_daily (with its
+ * (user, day), (model, day) and (channel, day) indexes) when a user, or the top users of a model
+ * or channel, are asked for; otherwise usage_daily_channels and usage_daily_users, whose rows per
+ * day are a few thousand at most. bench/dashboard measures them.
+ */
+export interface UsageFilter {
+  /** Inclusive day numbers (days since 1970-01-01 UTC). */
+  firstDay: number
+  lastDay: number
+  userId?: number
+  modelName?: string
+  channelId?: number
+}
+
+const sum = (column: keyof DashboardUsage) => sql<string | number>`sum(${sql.ref(column)})`.as(column)
+const USAGE_SUMS = [
+  sum('request_count'),
+  sum('quota'),
+  sum('prompt_tokens'),
+  sum('completion_tokens'),
+  sum('error_count'),
+]
+
+type Summed = { [column in keyof DashboardUsage]: string | number | null }
+
+export function toUsage(row: Summed | undefined): DashboardUsage {
+  return {
+    request_count: Number(row?.request_count ?? 0),
+    quota: Number(row?.quota ?? 0),
+    prompt_tokens: Number(row?.prompt_tokens ?? 0),
+    completion_tokens: Number(row?.completion_tokens ?? 0),
+    error_count: Number(row?.error_count ?? 0),
+  }
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the three tables share the filtered columns.
+type UsageQuery = SelectQueryBuilder<LogUsageSchema, any, object>
+
+/** The filter's rows of `table` (which must hold every column the filter uses). */
+function filtered(db: Kysely<LogSchema>, table: UsageTableName, filter: UsageFilter): UsageQuery {
+  let query = withUsage(db).selectFrom(table) as unknown as UsageQuery
+  if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId)
+  if (filter.modelName !== undefined) query = query.where('model_name', '=', filter.modelName)
+  if (filter.channelId !== undefined) query = query.where('channel_id', '=', filter.channelId)
+  return query.where('day', '>=', filter.firstDay).where('day', '<=', filter.lastDay)
+}
+
+/** The table that answers totals, days, models and channels for the filter. */
+function byChannelSource(filter: UsageFilter): UsageTableName {
+  return filter.userId === undefined ? 'usage_daily_channels' : 'usage_daily'
+}
+
+/** The table that answers the top users for the filter. */
+function byUserSource(filter: UsageFilter): UsageTableName {
+  const narrowed =
+    filter.userId !== undefined || filter.modelName !== undefined || filter.channelId !== undefined
+  return narrowed ? 'usage_daily' : 'usage_daily_users'
+}
+
+/**
+ * One user's requests, quota and tokens per day and model, oldest day first then by model, for
+ * `GET /api/user/dashboard`. Rows that count only failed attempts are left out: one-api's
+ * dashboard counts consume logs.
+ */
+export async function usageByDayAndModel(db: Kysely<LogSchema>, filter: UsageFilter) {
+  const rows = await filtered(db, 'usage_daily', filter)
+    .select(['day', 'model_name', ...USAGE_SUMS])
+    .groupBy(['day', 'model_name'])
+    .having(sql`sum(request_count)`, '>', 0)
+    .orderBy('day')
+    .orderBy('model_name')
+    .execute()
+  return rows.map((row) => ({
+    day: Number(row.day),
+    model_name: String(row.model_name),
+    ...toUsage(row as Summed),
+  }))
+}
+
+export async function usageByDay(db: Kysely<LogSchema>, filter: UsageFilter) {
+  const rows = await filtered(db, byChannelSource(filter), filter)
+    .select(['day', ...USAGE_SUMS])
+    .groupBy('day')
+    .orderBy('day')
+    .execute()
+  return rows.map((row) => ({ day: Number(row.day), ...toUsage(row as Summed) }))
+}
+
+export async function topModels(db: Kysely<LogSchema>, filter: UsageFilter, limit: number) {
+  const rows = await filtered(db, byChannelSource(filter), filter)
+    .select(['model_name', ...USAGE_SUMS])
+    .groupBy('model_name')
+    .orderBy(sql`sum(quota)`, 'desc')
+    .orderBy('model_name')
+    .limit(limit)
+    .execute()
+  return rows.map((row) => ({ model_name: String(row.model_name), ...toUsage(row as Summed) }))
+}
+
+/** The channels with the most attempts (served requests plus failures). */
+export async function topChannels(db: Kysely<LogSchema>, filter: UsageFilter, limit: number) {
+  const rows = await filtered(db, byChannelSource(filter), filter)
+    .select(['channel_id', ...USAGE_SUMS])
+    .groupBy('channel_id')
+    .orderBy(sql`sum(request_count) + sum(error_count)`, 'desc')
+    .orderBy('channel_id')
+    .limit(limit)
+    .execute()
+  return rows.map((row) => ({ channel_id: Number(row.channel_id), ...toUsage(row as Summed) }))
+}
+
+export async function topUsers(db: Kysely<LogSchema>, filter: UsageFilter, limit: number) {
+  const rows = await filtered(db, byUserSource(filter), filter)
+    .select(['user_id', ...USAGE_SUMS])
+    .groupBy('user_id')
+    .orderBy(sql`sum(quota)`, 'desc')
+    .orderBy('user_id')
+    .limit(limit)
+    .execute()
+  return rows.map((row) => ({ user_id: Number(row.user_id), ...toUsage(row as Summed) }))
+}

@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Button,
-  Group,
-  MultiSelect,
-  NumberInput,
-  Pill,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-} from '@mantine/core'
+import { Alert, Button, Group, MultiSelect, NumberInput, Stack, Switch, Text, TextInput } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import { createTokenInputSchema, splitList, TOKEN_NAME_MAX_LENGTH } from '@one-api/contracts/token'
 import { IconInfoCircle } from '@tabler/icons-react'
@@ -104,15 +93,16 @@ export function TokenForm(props: TokenFormProps) {
         {values.models.length > 0 && (
           <Group gap={6} aria-label={t('tokens.form.modelsChosen')}>
             {values.models.map((model) => (
-              <Pill
+              <Button
                 key={model}
-                component="button"
-                type="button"
+                size="compact-xs"
+                radius="xl"
+                variant="light"
                 title={t('tokens.form.copyModel')}
                 onClick={() => void copyText(model)}
               >
                 {model}
-              </Pill>
+              </Button>
             ))}
           </Group>
         )}

@@ -18,7 +18,11 @@ export function AppFooter({ status }: { status: ConsoleStatus }) {
           <Trans
             i18nKey="footer.default"
             values={{ name: status.systemName, version: status.version }}
-            components={{ project: <Anchor href={PROJECT_URL} target="_blank" rel="noreferrer" size="sm" /> }}
+            components={{
+              project: (
+                <Anchor href={PROJECT_URL} target="_blank" rel="noreferrer" size="sm" underline="always" />
+              ),
+            }}
           />
         </Text>
       )}

@@ -8,6 +8,9 @@ import { schemaValidator } from '@/lib/form-validation.ts'
 import type { TokenPayload } from '../api/tokens.ts'
 import { fromInputValue, QUICK_EXPIRIES, quickExpiryValue } from '../lib/expiry.ts'
 
+/** Help texts under the fields in the body colour: Mantine's dimmed grey is below WCAG AA contrast. */
+const READABLE_DESCRIPTION = { description: { color: 'var(--mantine-color-text)' } }
+
 export interface TokenFormValues {
   name: string
   models: string[]
@@ -81,6 +84,7 @@ export function TokenForm(props: TokenFormProps) {
         />
         <MultiSelect
           label={t('tokens.form.models')}
+          styles={READABLE_DESCRIPTION}
           description={t('tokens.form.modelsHelp')}
           placeholder={values.models.length ? undefined : t('tokens.form.modelsPlaceholder')}
           data={modelChoices}
@@ -108,6 +112,7 @@ export function TokenForm(props: TokenFormProps) {
         )}
         <TextInput
           label={t('tokens.form.subnet')}
+          styles={READABLE_DESCRIPTION}
           description={t('tokens.form.subnetHelp', { example: `${props.exampleIp}/24` })}
           placeholder={`${props.exampleIp}/24`}
           key={form.key('subnet')}
@@ -118,6 +123,7 @@ export function TokenForm(props: TokenFormProps) {
             type="datetime-local"
             step={1}
             label={t('tokens.form.expiry')}
+            styles={READABLE_DESCRIPTION}
             description={t('tokens.form.expiryHelp')}
             key={form.key('expiry')}
             {...form.getInputProps('expiry')}

@@ -11,7 +11,7 @@ export default defineConfig({
   testDir: 'e2e/tests',
   outputDir: 'e2e/artifacts/results',
   globalSetup: './e2e/global-setup.ts',
-  timeout: 60_000,
+  timeout: 120_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: 1,

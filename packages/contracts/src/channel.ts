@@ -247,3 +247,27 @@ export const channelSortQuerySchema = z.object({
   order: z.enum(['asc', 'desc'], { error: "order must be 'asc' or 'desc'" }).default('desc'),
 })
 export type ChannelSort = z.infer<typeof channelSortQuerySchema>
+
+/**
+ * The channel form's submit rules over the create/update fields: on create a name and a key (typed,
+ * or composed from the AWS / Vertex AI fields) are required; every type but proxy needs a model.
+ * The console validates with it and the server refuses the same mistakes with the same messages.
+ */
+export function channelSubmitSchema(creating: boolean) {
+  return channelCreateInputSchema.superRefine((input, context) => {
+    const type = input.type ?? ChannelType.openAI
+    if (creating) {
+      const key = input.key?.trim() || composeChannelKey(type, input.config ?? {})
+      if (!input.name || !key) {
+        context.addIssue({
+          code: 'custom',
+          path: [input.name ? 'key' : 'name'],
+          message: ChannelMessages.nameAndKeyRequired,
+        })
+      }
+    }
+    if (type !== ChannelType.proxy && (input.models ?? []).length === 0) {
+      context.addIssue({ code: 'custom', path: ['models'], message: ChannelMessages.modelRequired })
+    }
+  })
+}

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SECONDS_PER_DAY } from '../db/repositories/log-totals.ts'
 import { insertLogs, systemLog } from '../db/repositories/logs-repository.ts'
-import type { NewLog } from '../db/schema.ts'
 import {
   COUNT_COLUMNS,
   USAGE_KEYS,
@@ -9,6 +8,7 @@ import {
   type UsageTableName,
   withUsage,
 } from '../db/repositories/usage-rollups.ts'
+import type { NewLog } from '../db/schema.ts'
 import { RelayFixture } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 import { LogWriter } from './log-writer.ts'

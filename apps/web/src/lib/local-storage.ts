@@ -15,6 +15,7 @@ export const StorageKey = {
   language: 'language',
   colorScheme: 'color_scheme',
   dismissedNotice: 'dismissed_notice',
+  channelNoticeDismissed: 'channel_notice_dismissed',
 } as const
 
 // Storage can be unavailable (private mode, blocked cookies); the console then works without it.

@@ -3,5 +3,5 @@ import { PlaceholderPage } from '@/components/placeholder-page.tsx'
 
 export function LogsPage() {
   const { t } = useTranslation()
-  return <PlaceholderPage title={t('logs.title')} description={t('logs.description')} />
+  return <PlaceholderPage title={t('logs.title')} description="" />
 }

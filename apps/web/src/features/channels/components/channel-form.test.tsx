@@ -1,0 +1,134 @@
+import { screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { renderWithProviders } from '@/testing/render.tsx'
+import type { ChannelPayload } from '../api/save-channel.ts'
+import { newChannelValues, valuesOf } from '../lib/channel-form-values.ts'
+import { ChannelForm } from './channel-form.tsx'
+
+/** The lists the form asks the server for: groups, related models by type, every model. */
+const REPLIES: Record<string, unknown> = {
+  '/api/group/': ['default', 'vip'],
+  '/api/models': { '1': ['gpt-4o', 'gpt-4o-mini'], '50': [] },
+  '/api/channel/models': [{ id: 'gpt-4o' }, { id: 'gpt-4o-mini' }, { id: 'claude-3-opus' }],
+}
+
+beforeEach(() => {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(
+      async (url: string) => new Response(JSON.stringify({ success: true, message: '', data: REPLIES[url] })),
+    ),
+  )
+})
+afterEach(() => vi.unstubAllGlobals())
+
+function renderForm(creating = true, initialValues = newChannelValues()) {
+  const onSubmit = vi.fn<(payload: ChannelPayload) => void>()
+  renderWithProviders(
+    <ChannelForm
+      initialValues={initialValues}
+      creating={creating}
+      submitting={false}
+      onSubmit={onSubmit}
+      onCancel={vi.fn()}
+    />,
+  )
+  return onSubmit
+}
+
+/** Pastes the text into the field: typing key by key is slow in jsdom. */
+async function fill(name: RegExp, text: string) {
+  await userEvent.click(screen.getByRole('textbox', { name }))
+  await userEvent.paste(text)
+}
+
+const submit = () => userEvent.click(screen.getByRole('button', { name: /^(Create|Save)$/ }))
+
+// Mantine's inputs are slow to drive in jsdom on a loaded machine.
+describe('ChannelForm', { timeout: 120_000 }, () => {
+  it('refuses a new channel without name and key with the server message', async () => {
+    const onSubmit = renderForm()
+    await submit()
+    expect(await screen.findByText('please fill in channel name and channel key')).toBeInTheDocument()
+    expect(onSubmit).not.toHaveBeenCalled()
+  })
+
+  it('asks for a model and for JSON in the model redirect', async () => {
+    const onSubmit = renderForm()
+    await fill(/^Name/, 'main')
+    await fill(/^Key/, 'sk-1')
+    await fill(/^Model redirect/, '{bad')
+    await submit()
+    expect(await screen.findByText('model mapping must be valid JSON')).toBeInTheDocument()
+    await userEvent.clear(screen.getByRole('textbox', { name: /^Model redirect/ }))
+    await submit()
+    expect(await screen.findByText('please select at least one model')).toBeInTheDocument()
+    expect(onSubmit).not.toHaveBeenCalled()
+  })
+
+  it('fills the related models and sends the payload with a batch of keys', async () => {
+    const onSubmit = renderForm()
+    await fill(/^Name/, 'batch')
+    await userEvent.click(screen.getByRole('checkbox', { name: /Batch create/ }))
+    await fill(/^Key/, 'sk-a\nsk-b')
+    await waitFor(() => expect(vi.mocked(fetch)).toHaveBeenCalledWith('/api/models', expect.anything()))
+    await userEvent.click(screen.getByRole('button', { name: 'Fill related models' }))
+    await userEvent.type(
+      screen.getByRole('textbox', { name: /^Proxy base URL/ }),
+      'https://proxy.example.com/',
+    )
+    await submit()
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1))
+    expect(onSubmit.mock.calls[0][0]).toMatchObject({
+      type: 1,
+      name: 'batch',
+      key: 'sk-a\nsk-b',
+      batch: true,
+      models: ['gpt-4o', 'gpt-4o-mini'],
+      group: ['default'],
+      base_url: 'https://proxy.example.com/',
+    })
+  })
+
+  it('edits without showing the key; a blank key is sent blank so the stored one stays', async () => {
+    const stored = {
+      ...valuesOf({
+        id: 7,
+        type: 1,
+        status: 1,
+        name: 'old',
+        weight: 0,
+        created_time: 0,
+        test_time: 0,
+        response_time: 0,
+        base_url: '',
+        other: '',
+        balance: 0,
+        balance_updated_time: 0,
+        models: 'gpt-4o',
+        group: 'default,vip',
+        used_quota: 0,
+        model_mapping: '',
+        priority: 3,
+        config: '',
+        system_prompt: '',
+      }),
+    }
+    const onSubmit = renderForm(false, stored)
+    const key = screen.getByRole('textbox', { name: /^Key/ })
+    expect(key).toHaveValue('')
+    expect(key).toHaveAttribute('placeholder', 'Leave empty to keep the stored key')
+    await userEvent.clear(screen.getByRole('textbox', { name: /^Name/ }))
+    await fill(/^Name/, 'renamed')
+    await submit()
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1))
+    expect(onSubmit.mock.calls[0][0]).toMatchObject({
+      name: 'renamed',
+      key: '',
+      group: ['default', 'vip'],
+      priority: 3,
+    })
+    expect(onSubmit.mock.calls[0][0]).not.toHaveProperty('batch')
+  })
+})

@@ -6,6 +6,7 @@ import type { AppContext } from '../app-context.ts'
 import {
   findUserByEmail,
   findUserById,
+  findUserByIdentity,
   findUserByUsername,
   type UserRow,
   updateUserFields,
@@ -45,7 +46,7 @@ export async function completeExternalSignIn(
   reply: FastifyReply,
   identity: ExternalIdentity,
 ) {
-  const holder = await findByIdentity(context, identity)
+  const holder = await findUserByIdentity(context.db, identity.column, identity.subject)
   const current = await sessionUser(context, request)
   if (current && current.status === UserStatus.enabled) {
     if (holder && holder.id !== current.id) {
@@ -64,15 +65,6 @@ export async function completeExternalSignIn(
   if (user.status !== UserStatus.enabled) throw forbidden('This account has been disabled')
   await signIn(context, request, reply, user)
   return ok(toSessionUser(user))
-}
-
-function findByIdentity(context: AppContext, identity: ExternalIdentity): Promise<UserRow | undefined> {
-  return context.db
-    .selectFrom('users')
-    .selectAll()
-    .where(identity.column, '=', identity.subject)
-    .where('status', '!=', UserStatus.deleted)
-    .executeTakeFirst()
 }
 
 async function registerExternalUser(context: AppContext, identity: ExternalIdentity): Promise<UserRow> {

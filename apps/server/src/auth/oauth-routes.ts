@@ -1,7 +1,7 @@
 import { Role } from '@one-api/contracts'
 import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../app-context.ts'
-import { updateUserFields } from '../db/repositories/users-repository.ts'
+import { findUserByIdentity, updateUserFields } from '../db/repositories/users-repository.ts'
 import { conflict, forbidden } from '../http/errors.ts'
 import { currentUser, ok, type RouteDefinition } from '../http/route.ts'
 import { githubIdentity } from './github-oauth.ts'
@@ -115,12 +115,7 @@ export function oauthRoutes(context: AppContext): RouteDefinition[] {
         }
         const user = currentUser(request)
         const identity = await wechatIdentity(context, codeOf(request))
-        const holder = await context.db
-          .selectFrom('users')
-          .select('id')
-          .where('wechat_id', '=', identity.subject)
-          .where('status', '!=', 3)
-          .executeTakeFirst()
+        const holder = await findUserByIdentity(context.db, 'wechat_id', identity.subject)
         if (holder && holder.id !== user.id)
           throw conflict('This WeChat account is already bound to another user')
         await updateUserFields(context.db, user.id, { wechat_id: identity.subject })

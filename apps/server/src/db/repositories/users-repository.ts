@@ -1,3 +1,4 @@
+import { UserStatus } from '@one-api/contracts'
 import { type Kysely, type Selectable, sql, type Transaction, type UpdateObject } from 'kysely'
 import { type Dialect, startsWith } from '../dialect.ts'
 import type { MainSchema, UsersTable } from '../schema.ts'
@@ -183,4 +184,18 @@ export async function adjustUserQuota(db: Executor, id: number, delta: number): 
   if (delta < 0) query = query.where('quota', '>=', -delta)
   const result = await query.executeTakeFirst()
   return Number(result.numUpdatedRows) === 1
+}
+
+/** The live (not deleted) user bound to an external sign-in identity, if any. */
+export function findUserByIdentity(
+  db: Executor,
+  column: 'github_id' | 'lark_id' | 'wechat_id' | 'oidc_id',
+  subject: string,
+): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where(column, '=', subject)
+    .where('status', '!=', UserStatus.deleted)
+    .executeTakeFirst()
 }

@@ -1,22 +1,23 @@
-import { Badge, type BadgeProps, useComputedColorScheme } from '@mantine/core'
+import { Badge, type BadgeProps } from '@mantine/core'
 import type { ReactNode } from 'react'
 
 /**
- * A light badge whose text is dark enough on its tinted background (WCAG AA 4.5:1): Mantine's own
- * light badges of yellow, lime or green fall short of it in the light scheme.
+ * A status badge: the colour is its dot (or border), the text keeps the page's text colour, so it
+ * meets WCAG AA's 4.5:1 contrast whatever the colour (Mantine's light badges of yellow, lime or
+ * green fall short of it).
  */
 export function ToneBadge({
   color = 'gray',
   children,
   ...props
 }: BadgeProps & { color?: string; children: ReactNode }) {
-  const scheme = useComputedColorScheme('light')
   return (
     <Badge
-      variant="light"
+      variant="dot"
       color={color}
-      c={scheme === 'light' ? `${color}.9` : `${color}.2`}
       tt="none"
+      miw="max-content"
+      styles={{ label: { color: 'var(--mantine-color-text)' } }}
       {...props}
     >
       {children}

@@ -36,7 +36,7 @@ export function ChannelRowActions({ channel }: { channel: ChannelView }) {
       />
       <Button
         size="xs"
-        variant="light"
+        variant="default"
         aria-label={t('channels.testOf', { name })}
         loading={test.isPending}
         onClick={() =>
@@ -55,8 +55,7 @@ export function ChannelRowActions({ channel }: { channel: ChannelView }) {
       </Button>
       <Button
         size="xs"
-        variant="light"
-        color={enabled ? 'orange' : 'green'}
+        variant="default"
         aria-label={enabled ? t('channels.disableOf', { name }) : t('channels.enableOf', { name })}
         loading={status.isPending}
         onClick={() =>
@@ -70,7 +69,7 @@ export function ChannelRowActions({ channel }: { channel: ChannelView }) {
       </Button>
       <Button
         size="xs"
-        variant="light"
+        variant="default"
         component={Link}
         to={`/channel/edit/${channel.id}`}
         aria-label={t('channels.editOf', { name })}
@@ -79,8 +78,7 @@ export function ChannelRowActions({ channel }: { channel: ChannelView }) {
       </Button>
       <ConfirmButton
         size="xs"
-        variant="light"
-        color="red"
+        variant="default"
         aria-label={t('channels.deleteOf', { name })}
         title={t('channels.deleteTitle', { name })}
         message={t('channels.deleteConfirm')}

@@ -2,6 +2,7 @@ import { LogType } from '@one-api/contracts'
 import { type Kysely, sql, type Transaction } from 'kysely'
 import { isMysql } from '../dialect.ts'
 import type { LogSchema, LogsTable, NewLog } from '../schema.ts'
+import { dayOf, SECONDS_PER_DAY } from './log-days.ts'
 import { addLogUsage } from './usage-rollups.ts'
 
 /**
@@ -21,9 +22,7 @@ export interface LogDailyTotalsTable {
 
 export type LogTotalsSchema = LogSchema & { log_daily_totals: LogDailyTotalsTable }
 
-export const SECONDS_PER_DAY = 86_400
-
-export const dayOf = (timestamp: number) => Math.floor(timestamp / SECONDS_PER_DAY)
+export { dayOf, SECONDS_PER_DAY }
 
 type DayTotals = Omit<LogDailyTotalsTable, 'day'>
 

@@ -2,7 +2,7 @@ import { LogType } from '@one-api/contracts'
 import { type Kysely, sql } from 'kysely'
 import { isMysql } from '../dialect.ts'
 import type { LogSchema, LogsTable } from '../schema.ts'
-import { dayOf, SECONDS_PER_DAY } from './log-totals.ts'
+import { dayOf, SECONDS_PER_DAY } from './log-days.ts'
 
 /**
  * Usage per UTC day for the dashboards, at three grains (see usageTables in

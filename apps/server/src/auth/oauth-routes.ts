@@ -6,7 +6,7 @@ import { conflict, forbidden } from '../http/errors.ts'
 import { currentUser, ok, type RouteDefinition } from '../http/route.ts'
 import { githubIdentity } from './github-oauth.ts'
 import { larkIdentity } from './lark-oauth.ts'
-import { completeExternalSignIn } from './oauth-account.ts'
+import { completeExternalSignIn, type ExternalIdentity } from './oauth-account.ts'
 import { consumeOAuthState, issueOAuthState } from './oauth-state.ts'
 import { oidcEndpoints, oidcIdentity } from './oidc-auth.ts'
 import { wechatIdentity } from './wechat-auth.ts'
@@ -29,6 +29,26 @@ function codeOf(request: FastifyRequest): string {
  */
 export function oauthRoutes(context: AppContext): RouteDefinition[] {
   const { options } = context
+  /** A provider whose callback carries a state from /api/oauth/state (and, for OIDC, its verifier). */
+  const stateSignIn = (
+    url: string,
+    provider: string,
+    enabled: () => boolean,
+    identify: (code: string, verifier: string) => Promise<ExternalIdentity>,
+  ): RouteDefinition => ({
+    method: 'GET',
+    url,
+    access: Role.Guest,
+    rateLimit: 'critical',
+    handler: async (request, reply) => {
+      if (!enabled()) {
+        throw forbidden(`The administrator has not enabled sign-in and registration with ${provider}`)
+      }
+      const verifier = await consumeOAuthState(context, request)
+      const identity = await identify(codeOf(request), verifier)
+      return completeExternalSignIn(context, request, reply, identity)
+    },
+  })
   return [
     {
       method: 'GET',
@@ -48,48 +68,24 @@ export function oauthRoutes(context: AppContext): RouteDefinition[] {
         })
       },
     },
-    {
-      method: 'GET',
-      url: '/api/oauth/github',
-      access: Role.Guest,
-      rateLimit: 'critical',
-      handler: async (request, reply) => {
-        if (!options.boolean('GitHubOAuthEnabled')) {
-          throw forbidden('The administrator has not enabled sign-in and registration with GitHub')
-        }
-        await consumeOAuthState(context, request)
-        const identity = await githubIdentity(context, codeOf(request))
-        return completeExternalSignIn(context, request, reply, identity)
-      },
-    },
-    {
-      method: 'GET',
-      url: '/api/oauth/lark',
-      access: Role.Guest,
-      rateLimit: 'critical',
-      handler: async (request, reply) => {
-        if (!options.get('LarkClientId')) {
-          throw forbidden('The administrator has not enabled sign-in and registration with Lark')
-        }
-        await consumeOAuthState(context, request)
-        const identity = await larkIdentity(context, codeOf(request))
-        return completeExternalSignIn(context, request, reply, identity)
-      },
-    },
-    {
-      method: 'GET',
-      url: '/api/oauth/oidc',
-      access: Role.Guest,
-      rateLimit: 'critical',
-      handler: async (request, reply) => {
-        if (!options.boolean('OidcEnabled')) {
-          throw forbidden('The administrator has not enabled sign-in and registration with OIDC')
-        }
-        const verifier = await consumeOAuthState(context, request)
-        const identity = await oidcIdentity(context, codeOf(request), verifier)
-        return completeExternalSignIn(context, request, reply, identity)
-      },
-    },
+    stateSignIn(
+      '/api/oauth/github',
+      'GitHub',
+      () => options.boolean('GitHubOAuthEnabled'),
+      (code) => githubIdentity(context, code),
+    ),
+    stateSignIn(
+      '/api/oauth/lark',
+      'Lark',
+      () => Boolean(options.get('LarkClientId')),
+      (code) => larkIdentity(context, code),
+    ),
+    stateSignIn(
+      '/api/oauth/oidc',
+      'OIDC',
+      () => options.boolean('OidcEnabled'),
+      (code, verifier) => oidcIdentity(context, code, verifier),
+    ),
     {
       method: 'GET',
       url: '/api/oauth/wechat',

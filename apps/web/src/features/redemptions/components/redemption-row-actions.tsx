@@ -39,8 +39,7 @@ export function RedemptionRowActions({ redemption, onCopyFailed }: RedemptionRow
       </Button>
       <Button
         size="compact-sm"
-        variant="light"
-        color={enabled ? 'orange' : 'green'}
+        variant="default"
         disabled={used}
         loading={status.isPending}
         aria-label={t(enabled ? 'redemptions.disableOf' : 'redemptions.enableOf', { name })}

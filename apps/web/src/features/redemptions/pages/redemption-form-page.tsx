@@ -5,19 +5,29 @@ import { useTranslation } from 'react-i18next'
 import { useNavigate, useParams } from 'react-router'
 import { Loading } from '@/components/loading.tsx'
 import { notifySuccess } from '@/lib/notify.ts'
+import { renderQuota } from '@/lib/quota-format.ts'
+import { useStatus } from '@/lib/status.ts'
 import { useCreateRedemptions } from '../api/create-redemptions.ts'
 import { useRedemption } from '../api/get-redemption.ts'
 import { useUpdateRedemption } from '../api/update-redemption.ts'
 import { NEW_REDEMPTION_VALUES, RedemptionForm } from '../components/redemption-form.tsx'
 import { downloadCodes } from '../lib/codes-file.ts'
 
+/** Quota as the console shows it (dollars when currency display is on). */
+function useQuotaText() {
+  const status = useStatus()
+  return (quota: number) => renderQuota(quota, status.displayInCurrency, status.quotaPerUnit)
+}
+
 function AddRedemption({ onDone }: { onDone: () => void }) {
   const { t } = useTranslation()
   const create = useCreateRedemptions()
+  const quotaText = useQuotaText()
   return (
     <RedemptionForm
       mode="create"
       initialValues={NEW_REDEMPTION_VALUES}
+      renderQuota={quotaText}
       submitting={create.isPending}
       onCancel={onDone}
       onSubmit={(payload) =>
@@ -37,6 +47,7 @@ function EditRedemption({ id, onDone }: { id: number; onDone: () => void }) {
   const { t } = useTranslation()
   const redemption = useRedemption(id)
   const update = useUpdateRedemption()
+  const quotaText = useQuotaText()
   if (redemption.isError) return <Alert color="red">{redemption.error.message}</Alert>
   if (!redemption.data) return <Loading />
   const { name, quota, status } = redemption.data
@@ -46,6 +57,7 @@ function EditRedemption({ id, onDone }: { id: number; onDone: () => void }) {
       id={id}
       used={status === RedemptionStatus.used}
       initialValues={{ name, quota, count: 1 }}
+      renderQuota={quotaText}
       submitting={update.isPending}
       onCancel={onDone}
       onSubmit={(payload) =>

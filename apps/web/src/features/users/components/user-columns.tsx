@@ -24,9 +24,16 @@ export function UsernameCell({ user }: { user: UserView }) {
   )
 }
 
-/** The list's columns; each header sorts the loaded rows by its field. */
-export function userColumns(t: TFunction, quota: (value: number) => string): Column<UserView>[] {
-  return [
+/**
+ * The list's columns; each header sorts the loaded rows by its field. The last sign-in address is
+ * shown where it matters (the same-IP view, a search by IP), which keeps the table within a laptop's width.
+ */
+export function userColumns(
+  t: TFunction,
+  quota: (value: number) => string,
+  showIp: boolean,
+): Column<UserView>[] {
+  const columns: Column<UserView>[] = [
     { key: 'id', header: t('users.columns.id'), render: (row) => row.id, sortable: true },
     {
       key: 'username',
@@ -66,11 +73,13 @@ export function userColumns(t: TFunction, quota: (value: number) => string): Col
       render: (row) => <UserStatusBadge status={row.status} />,
       sortable: true,
     },
-    {
-      key: 'last_login_ip',
-      header: t('users.columns.ip'),
-      render: (row) => <Text size="sm">{row.last_login_ip || '-'}</Text>,
-      sortable: true,
-    },
   ]
+  if (!showIp) return columns
+  const ip: Column<UserView> = {
+    key: 'last_login_ip',
+    header: t('users.columns.ip'),
+    render: (row) => <Text size="sm">{row.last_login_ip || '-'}</Text>,
+    sortable: true,
+  }
+  return [...columns.slice(0, 2), ip, ...columns.slice(2)]
 }

@@ -43,7 +43,7 @@ export function UserRowActions({ user, actorRole }: UserRowActionsProps) {
       )}
       <Button
         {...common}
-        color={enabled ? 'orange' : 'green'}
+        variant="default"
         disabled={enabled ? !allowed.remove : !allowed.manage}
         aria-label={t(enabled ? 'users.disableOf' : 'users.enableOf', { name })}
         onClick={() => void act(enabled ? 'disable' : 'enable')}

@@ -44,7 +44,7 @@ export function UsersPage() {
       {sameIp && <Text size="sm">{t('users.sameIpHelp')}</Text>}
       <DataTable
         label={t('users.title')}
-        columns={userColumns(t, quota)}
+        columns={userColumns(t, quota, sameIp || filters.ip !== '')}
         rows={list.data && sortRows(list.data, sort, order)}
         rowKey={(row) => row.id}
         loading={list.isFetching}

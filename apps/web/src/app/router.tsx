@@ -72,6 +72,10 @@ const routes: RouteObject[] = [
               },
               { path: 'log', lazy: page(() => import('@/features/logs/pages/logs-page.tsx'), 'LogsPage') },
               {
+                path: 'topup',
+                lazy: page(() => import('@/features/redemptions/pages/top-up-page.tsx'), 'TopUpPage'),
+              },
+              {
                 path: 'setting',
                 lazy: page(() => import('@/features/settings/pages/settings-page.tsx'), 'SettingsPage'),
               },

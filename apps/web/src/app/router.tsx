@@ -82,7 +82,14 @@ const routes: RouteObject[] = [
               // Editing one's own profile: no group or quota fields.
               {
                 path: 'user/edit',
-                lazy: page(() => import('@/features/users/pages/user-form-page.tsx'), 'UserFormPage'),
+                lazy: page(
+                  () => import('@/features/settings/pages/profile-edit-page.tsx'),
+                  'ProfileEditPage',
+                ),
+              },
+              {
+                path: 'models',
+                lazy: page(() => import('@/features/models/pages/models-page.tsx'), 'ModelsPage'),
               },
               {
                 element: <RequireAdmin />,

@@ -54,6 +54,19 @@ const routes: RouteObject[] = [
             path: 'oauth/lark',
             lazy: page(() => import('@/features/auth/pages/lark-callback-page.tsx'), 'LarkCallbackPage'),
           },
+          {
+            path: 'oauth/oidc',
+            lazy: page(() => import('@/features/auth/pages/oidc-callback-page.tsx'), 'OidcCallbackPage'),
+          },
+          {
+            path: 'reset',
+            lazy: page(() => import('@/features/auth/pages/forgot-password-page.tsx'), 'ForgotPasswordPage'),
+          },
+          {
+            // The link of the password reset mail.
+            path: 'user/reset',
+            lazy: page(() => import('@/features/auth/pages/reset-landing-page.tsx'), 'ResetLandingPage'),
+          },
           { path: 'chat', lazy: page(() => import('@/features/chat/pages/chat-page.tsx'), 'ChatPage') },
           {
             element: <RequireSignIn />,

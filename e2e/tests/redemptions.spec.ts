@@ -113,6 +113,9 @@ test.describe('a new user redeems a code', () => {
       data: { name: 'e2e-redeem', quota: 1_000_000, count: 1 },
     })
     const [code] = (await created.json()).data as string[]
+    // The shop link of the TopUpLink option; cleared again at the end.
+    const shop = 'https://shop.example/buy-codes'
+    await root.put('/api/option/', { data: { key: 'TopUpLink', value: shop } })
 
     await page.goto(`/register?aff=${aff}`)
     await expect(heading(page, 'Create an account')).toBeVisible()
@@ -132,6 +135,7 @@ test.describe('a new user redeems a code', () => {
     await page.getByRole('link', { name: 'Redeem a code' }).click()
     await expect(page).toHaveURL(/\/topup$/)
     await expect(heading(page, 'Top up')).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Buy a code' })).toHaveAttribute('href', shop)
     const balance = page.getByTestId('balance')
     await expect(balance).toHaveText(/^(\$0\.00|0)$/)
     await captureScreen(page, 'topup')
@@ -151,6 +155,7 @@ test.describe('a new user redeems a code', () => {
 
     const used = await (await root.get('/api/redemption/search?keyword=e2e-redeem')).json()
     expect(used.data[0].status, 'the code is marked used').toBe(3)
+    await root.put('/api/option/', { data: { key: 'TopUpLink', value: '' } })
     await root.dispose()
   })
 })

@@ -2,7 +2,9 @@ import { Button, Stack } from '@mantine/core'
 import { IconTicket } from '@tabler/icons-react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { AccountBindingsCard } from '@/features/auth/components/account-bindings-card.tsx'
 import { AccessTokenCard } from './access-token-card.tsx'
+import { DeleteAccountCard } from './delete-account-card.tsx'
 import { InviteLinkCard } from './invite-link-card.tsx'
 import { ProfileCard } from './profile-card.tsx'
 
@@ -22,8 +24,10 @@ export function PersonalSettings() {
       >
         {t('redemptions.redeem.title')}
       </Button>
+      <AccountBindingsCard />
       <AccessTokenCard />
       <InviteLinkCard />
+      <DeleteAccountCard />
     </Stack>
   )
 }

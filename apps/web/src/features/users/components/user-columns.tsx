@@ -25,6 +25,7 @@ export function UsernameCell({ user, showIp }: { user: UserView; showIp: boolean
         </Tooltip>
       )}
       {user.display_name && user.display_name !== user.username && <Text size="xs">{user.display_name}</Text>}
+      {showIp && <Text size="xs">{t('users.lastIp', { ip: user.last_login_ip || '-' })}</Text>}
     </Stack>
   )
 }

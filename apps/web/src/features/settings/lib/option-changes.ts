@@ -19,6 +19,15 @@ export function savedValue(key: OptionKey, text: string): string {
   return text
 }
 
+/** A ratio table one entry a line, for reading and editing. */
+function indentedJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2)
+  } catch {
+    return text
+  }
+}
+
 /** A ratio table in the server's compact form, so re-indenting it is not a change. */
 function compactJson(text: string): string {
   try {

@@ -64,8 +64,9 @@ export function changedOptions(
 export function formValuesOf(keys: readonly OptionKey[], stored: OptionValues): OptionFormValues {
   const values: OptionFormValues = {}
   for (const key of keys) {
-    values[key] =
-      OPTION_DEFINITIONS[key].kind === 'secret' ? '' : (stored[key] ?? OPTION_DEFINITIONS[key].default)
+    const kind = OPTION_DEFINITIONS[key].kind
+    const value = stored[key] ?? OPTION_DEFINITIONS[key].default
+    values[key] = kind === 'secret' ? '' : kind === 'json-ratio' ? indentedJson(value) : value
   }
   return values
 }

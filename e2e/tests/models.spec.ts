@@ -12,6 +12,8 @@ import {
 } from '../support.ts'
 
 test.use({ storageState: ROOT_SESSION })
+// The screens are photographed at two sizes and two schemes, with axe checks: slow on a busy machine.
+test.describe.configure({ mode: 'serial', timeout: 360_000 })
 
 const MODEL = 'e2e-models-chat'
 const CHANNEL = 'e2e-models-channel'
@@ -34,10 +36,7 @@ async function priceModel(page: Page) {
   }
 }
 
-test('a user finds a model and its price; root also sees the channel serving it', async ({
-  page,
-  browser,
-}) => {
+test('a user finds a model and its price', async ({ page, browser }) => {
   const channel = await page.request.post('/api/channel/', {
     data: {
       type: 1,
@@ -75,7 +74,9 @@ test('a user finds a model and its price; root also sees the channel serving it'
   await userPage.mouse.move(640, 700)
   await captureScreen(userPage, 'models-user')
   await context.close()
+})
 
+test('root sees which channels serve each model and sorts by price', async ({ page }) => {
   await page.goto('/models?keyword=e2e-models')
   const adminRow = page.getByRole('row').filter({ hasText: MODEL })
   await expect(adminRow.getByRole('link', { name: new RegExp(CHANNEL) })).toBeVisible()

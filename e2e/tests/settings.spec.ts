@@ -2,7 +2,8 @@ import type { Browser, Page } from '@playwright/test'
 import { captureScreen, expect, expectAccessible, heading, ROOT_SESSION, signIn, test } from '../support.ts'
 
 test.use({ storageState: ROOT_SESSION })
-test.describe.configure({ mode: 'serial' })
+// Each test photographs its screens at two sizes and two schemes, with axe checks: slow on a busy machine.
+test.describe.configure({ mode: 'serial', timeout: 360_000 })
 
 const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true })
 

@@ -87,7 +87,7 @@ export function LoginPage() {
           {status.register_enabled !== false && (
             <Text size="sm">
               {t('auth.noAccount')}{' '}
-              <Anchor component={Link} to="/register">
+              <Anchor component={Link} to="/register" underline="always">
                 {t('auth.signUp')}
               </Anchor>
             </Text>

@@ -53,6 +53,7 @@ export function ResetLandingPage() {
           </>
         ) : (
           <>
+            <Text size="sm">{t('reset.confirmHelp')}</Text>
             <TextInput label={t('account.email')} value={email} readOnly />
             <Button onClick={() => reset.mutate()} loading={reset.isPending}>
               {t('reset.confirm')}

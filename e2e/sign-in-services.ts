@@ -72,6 +72,8 @@ export class SignInServices {
       OidcClientId: OIDC_CLIENT.id,
       OidcClientSecret: OIDC_CLIENT.secret,
       OidcWellKnown: this.oidc.wellKnown,
+      WeChatServerAddress: this.oauth.url,
+      WeChatServerToken: FAKE_CLIENT.wechatToken,
     }
     for (const [key, value] of Object.entries(options)) {
       const response = await fetch(`${baseUrl}/api/option/`, {

@@ -24,7 +24,7 @@ export function ResetLandingPage() {
           <Alert color="yellow">{t('reset.badLink')}</Alert>
         ) : password ? (
           <>
-            <Alert color="teal" icon={<IconKey />} title={t('reset.doneTitle')}>
+            <Alert color="blue" icon={<IconKey />} title={t('reset.doneTitle')}>
               {t('reset.doneHelp')}
             </Alert>
             <Group align="flex-end" gap="xs" wrap="nowrap">

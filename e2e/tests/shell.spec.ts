@@ -1,5 +1,5 @@
 import { ROOT_PASSWORD } from '../constants.ts'
-import { expect, heading, menuLink, signIn, test } from '../support.ts'
+import { captureScreen, expect, heading, menuLink, signIn, test } from '../support.ts'
 
 const MENU_PAGES = [
   { label: 'Home', path: '/', heading: 'Welcome to One API' },
@@ -22,12 +22,14 @@ test('the home page shows the welcome, the sign-in link and the default footer',
   await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible()
   await expect(page.getByText('an AI API gateway based on')).toBeVisible()
   expect(await page.evaluate(() => localStorage.getItem('system_name'))).toBe('One API')
+  await captureScreen(page, 'home-welcome')
 })
 
 test('a guarded page sends a signed-out visitor to /login', async ({ page }) => {
   await page.goto('/token')
   await expect(page).toHaveURL(/\/login$/)
   await expect(heading(page, 'Sign in to your account')).toBeVisible()
+  await captureScreen(page, 'login')
 })
 
 test('a wrong password shows the server message and stays on /login', async ({ page }) => {
@@ -83,9 +85,14 @@ test('the dark mode toggle switches and is remembered; the language switch shows
   await expect(menuLink(page, 'Home')).toBeVisible()
 })
 
-test('root signs out from the username menu', async ({ page }) => {
-  await signIn(page, 'root', ROOT_PASSWORD)
-  await page.getByRole('button', { name: 'root', exact: true }).click()
+// Signing out ends every session of that user, so this test signs out a user of its own:
+// signing root out would end the saved root session the other specs use.
+test('a user signs out from the username menu', async ({ page }) => {
+  const leaver = { username: 'leaver', password: 'leaver-Pass1' }
+  const registered = await page.request.post('/api/user/register', { data: leaver })
+  expect((await registered.json()).success).toBe(true)
+  await signIn(page, leaver.username, leaver.password)
+  await page.getByRole('button', { name: leaver.username, exact: true }).click()
   await page.getByRole('menuitem', { name: 'Sign out' }).click()
   await expect(page).toHaveURL(/\/login$/)
   await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible()
@@ -158,6 +165,7 @@ test('a status load failure says the server cannot be reached', async ({ page })
 test('an unknown path shows the not-found page', async ({ page }) => {
   await page.goto('/no/such/page')
   await expect(heading(page, 'Page not found')).toBeVisible()
+  await captureScreen(page, 'not-found')
 })
 
 test('an invalid session sends the next API call to /login?expired=true', async ({ page, context }) => {

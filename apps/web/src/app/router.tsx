@@ -85,13 +85,24 @@ const routes: RouteObject[] = [
               },
               { path: 'log', lazy: page(() => import('@/features/logs/pages/logs-page.tsx'), 'LogsPage') },
               {
+                path: 'topup',
+                lazy: page(() => import('@/features/redemptions/pages/top-up-page.tsx'), 'TopUpPage'),
+              },
+              {
                 path: 'setting',
                 lazy: page(() => import('@/features/settings/pages/settings-page.tsx'), 'SettingsPage'),
               },
               // Editing one's own profile: no group or quota fields.
               {
                 path: 'user/edit',
-                lazy: page(() => import('@/features/users/pages/user-form-page.tsx'), 'UserFormPage'),
+                lazy: page(
+                  () => import('@/features/settings/pages/profile-edit-page.tsx'),
+                  'ProfileEditPage',
+                ),
+              },
+              {
+                path: 'models',
+                lazy: page(() => import('@/features/models/pages/models-page.tsx'), 'ModelsPage'),
               },
               {
                 element: <RequireAdmin />,

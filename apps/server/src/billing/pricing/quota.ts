@@ -1,3 +1,4 @@
+import { DEFAULT_CACHED_PROMPT_RATIO } from '@one-api/contracts/pricing/price-view'
 import {
   DALL_E_3_HD_OTHER_MULTIPLIER,
   DALL_E_3_HD_SQUARE_MULTIPLIER,
@@ -11,11 +12,11 @@ import {
  */
 
 /**
- * Share of the input price charged for prompt tokens served from the provider's prompt cache.
- * 0.5 is OpenAI's discount for the gpt-4o / o1 families; pass the right value for other providers
- * (gpt-4.1: 0.25, gpt-5: 0.1, Anthropic cache reads: 0.1).
+ * Share of the input price charged for prompt tokens served from the provider's prompt cache (0.5,
+ * shared with the console's price view). Pass the right value for other providers (gpt-4.1: 0.25,
+ * gpt-5: 0.1, Anthropic cache reads: 0.1).
  */
-export const DEFAULT_CACHED_PROMPT_RATIO = 0.5
+export { DEFAULT_CACHED_PROMPT_RATIO }
 
 export interface TextQuotaInput {
   promptTokens: number
@@ -35,22 +36,32 @@ export interface TextQuotaInput {
   groupRatio: number
   /** Price of a cached prompt token relative to an ordinary one; defaults to DEFAULT_CACHED_PROMPT_RATIO. */
   cachedRatio?: number
+  /**
+   * How many of `promptTokens` were written to the prompt cache (Anthropic's
+   * cache_creation_input_tokens), priced at `cacheWriteRatio` (default 1: as ordinary input).
+   */
+  cacheWriteTokens?: number
+  cacheWriteRatio?: number
 }
 
 /**
  * Final quota of a text request:
- * ceil((uncached prompt + cached × cachedRatio + completion × completionRatio) × modelRatio × groupRatio).
+ * ceil((uncached prompt + cached × cachedRatio + cache writes × cacheWriteRatio
+ *   + completion × completionRatio) × modelRatio × groupRatio).
  * A request with tokens on a priced model costs at least 1; a request with no tokens costs 0.
  */
 export function computeTextQuota(input: TextQuotaInput): number {
   const prompt = tokenCount(input.promptTokens)
   const completion = tokenCount(input.completionTokens)
   const cached = Math.min(prompt, tokenCount(input.cachedTokens ?? 0))
+  const written = Math.min(prompt - cached, tokenCount(input.cacheWriteTokens ?? 0))
   const cachedRatio = checkedRatio('cached ratio', input.cachedRatio ?? DEFAULT_CACHED_PROMPT_RATIO)
+  const writeRatio = checkedRatio('cache write ratio', input.cacheWriteRatio ?? 1)
   const completionRatio = checkedRatio('completion ratio', input.completionRatio)
   const ratio = combinedRatio(input.modelRatio, input.groupRatio)
   if (prompt + completion === 0 || ratio === 0) return 0
-  const weightedTokens = prompt - cached + cached * cachedRatio + completion * completionRatio
+  const weightedTokens =
+    prompt - cached - written + cached * cachedRatio + written * writeRatio + completion * completionRatio
   return Math.max(1, ceilQuota(weightedTokens * ratio))
 }
 

@@ -15,7 +15,13 @@ export function PersonalSettings() {
     <Stack gap="md">
       <ProfileCard />
       {/* Redeeming a code (and the top-up link) is the /topup page of the redemption feature. */}
-      <Button component={Link} to="/topup" variant="light" w="fit-content" leftSection={<IconTicket size={16} />}>
+      <Button
+        component={Link}
+        to="/topup"
+        variant="light"
+        w="fit-content"
+        leftSection={<IconTicket size={16} />}
+      >
         {t('redemptions.redeem.title')}
       </Button>
       <AccountBindingsCard />

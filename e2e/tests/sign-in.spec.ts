@@ -136,8 +136,8 @@ test('in free-key mode the GitHub callback shows the API URL and the default key
   const login = `fk${suffix}`
   await signInWithGitHub(page, login)
   await expect(page.getByText('Authorization succeeded').first()).toBeVisible()
-  await expect(page.getByLabel('API URL')).toHaveValue(baseURL ?? '')
-  const key = page.getByLabel('API key')
+  await expect(page.getByRole('textbox', { name: 'API URL' })).toHaveValue(baseURL ?? '')
+  const key = page.getByRole('textbox', { name: 'API key' })
   await expect(key).toHaveValue(/^sk-[A-Za-z0-9]{20,}$/)
   await expect(page.getByText('The free key is for personal use only.')).toBeVisible()
   await expect(page.getByRole('link', { name: 'Use the paid service' })).toHaveAttribute(
@@ -154,7 +154,7 @@ test('in free-key mode the GitHub callback shows the API URL and the default key
   expect(`sk-${tokens[0].key.replace(/^sk-/, '')}`).toBe(await key.inputValue())
   // A second visit reuses the token instead of making another.
   await signInWithGitHub(page, login)
-  await expect(page.getByLabel('API key')).toHaveValue(await key.inputValue())
+  await expect(page.getByRole('textbox', { name: 'API key' })).toHaveValue(await key.inputValue())
   await setOptions(root, { FreeKeyModeEnabled: 'false' })
 })
 

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ChannelStatus } from '@one-api/contracts'
 import {
+  type ClientApi,
   clientFacingError,
   getAdaptor,
   type RelayMode,
   type RelayRequest,
-  toOpenAiErrorBody,
   type UpstreamError,
   withSystemPrompt,
 } from '@one-api/providers'
@@ -21,6 +21,7 @@ import { authenticateRelay, checkModelAllowed } from '../auth/token-auth.ts'
 import { sendAnswer, sendRelayErrorAnswer } from '../front/client-response.ts'
 import type { RelayServices } from '../relay-services.ts'
 import { type RoutedChannel, toRoutedChannel } from '../routing/routed-channel.ts'
+import { clientAuthorization, errorBodyFor, readMessagesBody } from './client-api.ts'
 import { consumeLog } from './consume-log.ts'
 import { runAttempt } from './relay-attempt.ts'
 import { elapsedNanos, type RelayState } from './relay-state.ts'
@@ -44,6 +45,8 @@ export interface RelayInput {
   pathModel?: string
   body: Buffer
   clientIp: string
+  /** The API the client called (its request, answer and error formats); OpenAI's when absent. */
+  clientApi?: ClientApi
 }
 
 /**
@@ -72,11 +75,14 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
   }
   return async function relay(input: RelayInput): Promise<void> {
     const { request, response, requestId } = input
+    const clientApi = input.clientApi ?? 'openai'
     try {
-      const authenticated = authenticateRelay(services.cache, request.headers.authorization, input.clientIp)
+      const authorization = clientAuthorization(request.headers, clientApi)
+      const authenticated = authenticateRelay(services.cache, authorization, input.clientIp)
       const caller = authenticated instanceof Promise ? await authenticated : authenticated
       const contentType = request.headers['content-type'] ?? ''
-      const facts = readRelayBody(input.mode, input.body, contentType, input.pathModel)
+      const messages = clientApi === 'anthropic' ? readMessagesBody(input.body, contentType) : undefined
+      const facts = messages?.facts ?? readRelayBody(input.mode, input.body, contentType, input.pathModel)
       checkModelAllowed(caller.token, facts.model)
       const state: RelayState = {
         requestId,
@@ -86,7 +92,9 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
         clientIp: input.clientIp,
         caller,
         facts,
-        body: input.body,
+        body: messages?.body ?? input.body,
+        clientApi,
+        native: messages?.native,
         contentType,
         accept: request.headers.accept,
         response,
@@ -112,7 +120,7 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
       const seconds = Number(process.hrtime.bigint() - input.startedAt) / 1e9
       services.metrics.recordRequest('none', 'none', input.mode, status, seconds, 0)
       if (error instanceof RelayError) {
-        sendRelayErrorAnswer(response, requestId, error)
+        sendRelayErrorAnswer(response, requestId, error, clientApi)
         return
       }
       logger.error({ err: error, reqId: requestId }, 'relay failed')
@@ -121,6 +129,7 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
           response,
           requestId,
           new RelayError(500, 'Internal error of the gateway', 'internal_error'),
+          clientApi,
         )
       } else {
         response.destroy()
@@ -178,7 +187,7 @@ async function serve(
       : services.router.select(group, facts.model, excluded)
     if (!channel) break
     excluded.add(channel.id)
-    const adaptor = getAdaptor(channel.type)
+    const adaptor = getAdaptor(channel.type, state.clientApi)
     if (!adaptor) {
       unsupported = channel
       hooks.warnUnsupported(channel)
@@ -236,6 +245,9 @@ async function serve(
     movingFrom = undefined
     const relayRequest: RelayRequest = {
       mode: state.mode,
+      clientApi: state.clientApi,
+      native: state.native,
+      receivedAt: Math.floor(Date.now() / 1000),
       path: state.path,
       body: state.body,
       json: facts.json,
@@ -323,7 +335,7 @@ async function serve(
     // Counted under the channel that failed it last (under 'none', a channel's errors showed only
     // as retries, and not at all without RetryTimes).
     recordMetrics(services, state, { channel: String(lastErrorChannel), model: facts.model }, answer.status)
-    const body = toOpenAiErrorBody(answer, ` (request id: ${state.requestId})`)
+    const body = errorBodyFor(state.clientApi, answer.status, answer, state.requestId)
     const headers: Record<string, string> = {}
     // A rate limit the upstream timed is passed on, so clients back off as long as it asked.
     if (answer.status === 429 && answer.retryAfterSeconds !== undefined) {

@@ -89,6 +89,9 @@ export function createRelayFront(
         // paths), and the body's model is the one routed, mapped and billed.
         upstreamPath = `/v1/embeddings${query === -1 ? '' : url.slice(query)}`
       }
+      // A Messages request reaches OpenAI-format channels as the chat completion it is read as.
+      const clientApi = CLIENT_APIS.get(path)
+      if (clientApi) upstreamPath = '/v1/chat/completions'
       const startedAt = process.hrtime.bigint()
       const requestId = generateRequestId()
       if (logRequests) logCompletion(logger, request, response, requestId, startedAt)
@@ -126,7 +129,7 @@ export function createRelayFront(
             pathModel,
             body: decoded,
             clientIp: clientIp(request),
-            clientApi: CLIENT_APIS.get(path),
+            clientApi,
           })
           inFlight.add(served)
           void served.finally(() => inFlight.delete(served))

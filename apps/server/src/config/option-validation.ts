@@ -1,4 +1,4 @@
-import { OPTION_DEFINITIONS, type OptionKey, RATIO_OPTION_LABELS } from '@one-api/contracts'
+import { OPTION_DEFINITIONS, type OptionKey, RATIO_OPTION_LABELS, ratioJsonProblem } from '@one-api/contracts'
 import { badRequest } from '../http/errors.ts'
 
 const THEMES = ['default', 'berry', 'air']
@@ -46,22 +46,9 @@ export function normalizeOptionValue(key: OptionKey, raw: string | number | bool
 }
 
 function normalizeRatio(key: OptionKey, value: string): string {
-  const label = RATIO_OPTION_LABELS[key] ?? key
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(value)
-  } catch {
-    throw badRequest(`${label} is not valid JSON`)
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw badRequest(`${label} is not valid JSON: it must be an object of name to number`)
-  }
-  for (const [name, ratio] of Object.entries(parsed)) {
-    if (typeof ratio !== 'number' || !Number.isFinite(ratio) || ratio < 0) {
-      throw badRequest(`${label} is not valid JSON: the value of "${name}" must be a non-negative number`)
-    }
-  }
-  return JSON.stringify(parsed)
+  const problem = ratioJsonProblem(RATIO_OPTION_LABELS[key] ?? key, value)
+  if (problem) throw badRequest(problem)
+  return JSON.stringify(JSON.parse(value))
 }
 
 /** Switches that need a companion setting first, as one-api guards them. */

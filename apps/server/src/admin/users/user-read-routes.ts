@@ -1,11 +1,15 @@
 import { ITEMS_PER_PAGE, MAX_RECENT_ITEMS, Role } from '@one-api/contracts'
 import { USER_LIST_ORDERS, type UserListOrder } from '@one-api/contracts/user-admin'
 import type { AppContext } from '../../app-context.ts'
-import { listEnabledModelsOfGroups } from '../../db/repositories/abilities-repository.ts'
+import {
+  listEnabledModelChannelsOfGroups,
+  listEnabledModelsOfGroups,
+} from '../../db/repositories/abilities-repository.ts'
 import { listUsers, listUsersSharingIp, searchUsers } from '../../db/repositories/users-repository.ts'
 import { idOf, pageOf, queryText } from '../../http/request-params.ts'
 import { currentUser, ok, type RouteDefinition } from '../../http/route.ts'
 import { toUserView } from '../account/user-view.ts'
+import { modelPriceList } from './model-prices.ts'
 import { assertOutranks, findLiveUser, groupNames } from './user-access.ts'
 
 function isListOrder(value: string): value is UserListOrder {
@@ -68,11 +72,15 @@ export function userReadRoutes(context: AppContext): RouteDefinition[] {
       access: Role.Common,
       handler: async (request) => {
         // A user belongs to one group in one-api; a comma list is accepted for forward compatibility.
-        const groups = (currentUser(request).group || 'default')
+        const user = currentUser(request)
+        const groups = (user.group || 'default')
           .split(',')
           .map((group) => group.trim())
           .filter(Boolean)
-        return ok(await listEnabledModelsOfGroups(db, groups))
+        // One-api's list of names; `?prices=true` gives the models page their prices (and channels).
+        if (queryText(request, 'prices') !== 'true') return ok(await listEnabledModelsOfGroups(db, groups))
+        const rows = await listEnabledModelChannelsOfGroups(db, groups)
+        return ok(modelPriceList(rows, groups[0] ?? 'default', context.options, user.role >= Role.Admin))
       },
     },
     {

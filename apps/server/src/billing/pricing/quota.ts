@@ -1,3 +1,4 @@
+import { DEFAULT_CACHED_PROMPT_RATIO } from '@one-api/contracts/pricing/price-view'
 import {
   DALL_E_3_HD_OTHER_MULTIPLIER,
   DALL_E_3_HD_SQUARE_MULTIPLIER,
@@ -11,11 +12,11 @@ import {
  */
 
 /**
- * Share of the input price charged for prompt tokens served from the provider's prompt cache.
- * 0.5 is OpenAI's discount for the gpt-4o / o1 families; pass the right value for other providers
- * (gpt-4.1: 0.25, gpt-5: 0.1, Anthropic cache reads: 0.1).
+ * Share of the input price charged for prompt tokens served from the provider's prompt cache (0.5,
+ * shared with the console's price view). Pass the right value for other providers (gpt-4.1: 0.25,
+ * gpt-5: 0.1, Anthropic cache reads: 0.1).
  */
-export const DEFAULT_CACHED_PROMPT_RATIO = 0.5
+export { DEFAULT_CACHED_PROMPT_RATIO }
 
 export interface TextQuotaInput {
   promptTokens: number

@@ -70,3 +70,35 @@ export async function listEnabledModelsOfGroups(db: Executor, groups: readonly s
     .execute()
   return rows.map((row) => row.model).sort()
 }
+
+/** A model that an enabled channel serves to one of the groups asked for, with that channel. */
+export interface ModelChannelRow {
+  model: string
+  channelId: number
+  channelName: string
+  channelType: number
+  modelMapping: string | null
+}
+
+/** Every (model, enabled channel) pair reachable from `groups`, by model name then channel id. */
+export async function listEnabledModelChannelsOfGroups(
+  db: Executor,
+  groups: readonly string[],
+): Promise<ModelChannelRow[]> {
+  if (groups.length === 0) return []
+  const rows = await db
+    .selectFrom('abilities')
+    .innerJoin('channels', 'channels.id', 'abilities.channel_id')
+    .select([
+      'abilities.model as model',
+      'channels.id as channelId',
+      'channels.name as channelName',
+      'channels.type as channelType',
+      'channels.model_mapping as modelMapping',
+    ])
+    .distinct()
+    .where('abilities.group', 'in', groups)
+    .where('abilities.enabled', '=', true)
+    .execute()
+  return rows.sort((a, b) => (a.model === b.model ? a.channelId - b.channelId : a.model < b.model ? -1 : 1))
+}

@@ -1,6 +1,7 @@
 import type { SessionUser } from '@one-api/contracts'
 import {
   type Icon,
+  IconCoin,
   IconHome,
   IconKey,
   IconListDetails,
@@ -27,6 +28,7 @@ const ALL_ITEMS: (NavItem & { adminOnly?: boolean; needsChatLink?: boolean })[] 
   { label: 'nav.redemption', to: '/redemption', icon: IconTicket, adminOnly: true },
   { label: 'nav.user', to: '/user', icon: IconUsers, adminOnly: true },
   { label: 'nav.log', to: '/log', icon: IconListDetails },
+  { label: 'nav.models', to: '/models', icon: IconCoin },
   { label: 'nav.setting', to: '/setting', icon: IconSettings },
   { label: 'nav.chat', to: '/chat', icon: IconMessageCircle, needsChatLink: true },
 ]

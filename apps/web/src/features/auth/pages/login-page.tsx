@@ -1,37 +1,32 @@
-import { Alert, Anchor, Button, Center, Divider, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
+import { useForm } from '@mantine/form'
+import { type LoginInput, loginInputSchema } from '@one-api/contracts'
 import { IconClockExclamation } from '@tabler/icons-react'
-import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
-import { TurnstileWidget } from '@/components/turnstile-widget.tsx'
-import { notifyInfo, notifySuccess } from '@/lib/notify.ts'
+import { schemaValidator } from '@/lib/form-validation.ts'
+import { notifySuccess } from '@/lib/notify.ts'
 import { useStatus } from '@/lib/status.ts'
 import { useSignIn } from '../api/sign-in.ts'
 import { AuthCard } from '../components/auth-card.tsx'
-import { GitHubSignInButton } from '../components/github-sign-in-button.tsx'
+import { OtherSignInMethods } from '../components/other-sign-in-methods.tsx'
+import { useTurnstile } from '../lib/use-turnstile.tsx'
 
-export function LoginPage() {
+const toLoginInput = (values: LoginInput): LoginInput => ({ ...values, username: values.username.trim() })
+
+function PasswordSignIn() {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const [searchParams] = useSearchParams()
-  const status = useStatus()
   const signIn = useSignIn()
-  const [username, setUsername] = useState('')
-  const [password, setPassword] = useState('')
-  const [turnstileToken, setTurnstileToken] = useState('')
-  const expired = searchParams.get('expired') === 'true'
-  const turnstileEnabled = status.turnstile_check === true
-  const passwordLoginEnabled = status.password_login_enabled !== false
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    if (!username.trim() || !password) return
-    if (turnstileEnabled && !turnstileToken) {
-      notifyInfo(t('auth.turnstileWait'))
-      return
-    }
+  const turnstile = useTurnstile()
+  const form = useForm<LoginInput>({
+    initialValues: { username: '', password: '' },
+    validate: schemaValidator(loginInputSchema, toLoginInput, { fallbackField: 'username' }),
+  })
+  const submit = (values: LoginInput) => {
+    if (!turnstile.ready()) return
     signIn.mutate(
-      { username: username.trim(), password, turnstileToken },
+      { ...toLoginInput(values), turnstileToken: turnstile.token },
       {
         onSuccess: () => {
           notifySuccess(t('auth.signedIn'))
@@ -40,7 +35,37 @@ export function LoginPage() {
       },
     )
   }
+  return (
+    <form onSubmit={form.onSubmit(submit)} noValidate>
+      <Stack gap="sm">
+        <TextInput
+          label={t('auth.username')}
+          placeholder={t('auth.usernamePlaceholder')}
+          autoComplete="username"
+          required
+          {...form.getInputProps('username')}
+        />
+        <PasswordInput
+          label={t('auth.password')}
+          autoComplete="current-password"
+          required
+          {...form.getInputProps('password')}
+        />
+        {turnstile.widget}
+        <Button type="submit" fullWidth loading={signIn.isPending}>
+          {t('auth.signIn')}
+        </Button>
+      </Stack>
+    </form>
+  )
+}
 
+export function LoginPage() {
+  const { t } = useTranslation()
+  const [searchParams] = useSearchParams()
+  const status = useStatus()
+  const expired = searchParams.get('expired') === 'true'
+  const passwordLoginEnabled = status.password_login_enabled !== false
   return (
     <AuthCard title={t('auth.signInTitle')}>
       <Stack gap="md">
@@ -50,50 +75,24 @@ export function LoginPage() {
           </Alert>
         )}
         {passwordLoginEnabled ? (
-          <form onSubmit={submit}>
-            <Stack gap="sm">
-              <TextInput
-                label={t('auth.username')}
-                placeholder={t('auth.usernamePlaceholder')}
-                autoComplete="username"
-                required
-                value={username}
-                onChange={(event) => setUsername(event.currentTarget.value)}
-              />
-              <PasswordInput
-                label={t('auth.password')}
-                autoComplete="current-password"
-                required
-                value={password}
-                onChange={(event) => setPassword(event.currentTarget.value)}
-              />
-              {turnstileEnabled && status.turnstile_site_key && (
-                <TurnstileWidget siteKey={status.turnstile_site_key} onVerify={setTurnstileToken} />
-              )}
-              <Button type="submit" fullWidth loading={signIn.isPending}>
-                {t('auth.signIn')}
-              </Button>
-            </Stack>
-          </form>
+          <PasswordSignIn />
         ) : (
           <Alert color="gray">{t('auth.passwordLoginDisabled')}</Alert>
         )}
-        {status.github_oauth && (
-          <>
-            <Divider label={t('auth.otherMethods')} labelPosition="center" />
-            <Center>
-              <GitHubSignInButton clientId={status.github_client_id ?? ''} />
-            </Center>
-          </>
-        )}
-        {status.register_enabled !== false && (
-          <Text size="sm" ta="center">
-            {t('auth.noAccount')}{' '}
-            <Anchor component={Link} to="/register">
-              {t('auth.signUp')}
-            </Anchor>
-          </Text>
-        )}
+        <OtherSignInMethods />
+        <Group justify="space-between" gap="xs">
+          <Anchor component={Link} to="/reset" size="sm">
+            {t('auth.forgotPassword')}
+          </Anchor>
+          {status.register_enabled !== false && (
+            <Text size="sm">
+              {t('auth.noAccount')}{' '}
+              <Anchor component={Link} to="/register">
+                {t('auth.signUp')}
+              </Anchor>
+            </Text>
+          )}
+        </Group>
       </Stack>
     </AuthCard>
   )

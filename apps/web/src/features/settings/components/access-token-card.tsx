@@ -3,7 +3,7 @@ import { IconCopy, IconKey } from '@tabler/icons-react'
 import { useTranslation } from 'react-i18next'
 import { copyText } from '@/lib/clipboard.ts'
 import { notifySuccess } from '@/lib/notify.ts'
-import { useGenerateAccessToken } from '../api/personal.ts'
+import { useGenerateAccessToken } from '../api/generate-access-token.ts'
 
 /** The system access token lets scripts call the management API as this user (Authorization header). */
 export function AccessTokenCard() {
@@ -13,7 +13,9 @@ export function AccessTokenCard() {
   return (
     <Card withBorder padding="lg">
       <Stack gap="sm">
-        <Title order={4}>{t('settings.accessTokenTitle')}</Title>
+        <Title order={3} size="h4">
+          {t('settings.accessTokenTitle')}
+        </Title>
         <Text size="sm" c="dimmed">
           {t('settings.accessTokenHelp')}
         </Text>

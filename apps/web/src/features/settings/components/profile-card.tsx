@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { renderQuota } from '@/lib/quota-format.ts'
 import { useStatus } from '@/lib/status.ts'
-import { useSelf } from '../api/personal.ts'
+import { useSelf } from '../api/get-self.ts'
 
 function Field({ label, value }: { label: string; value: string }) {
   return (
@@ -27,7 +27,9 @@ export function ProfileCard() {
   return (
     <Card withBorder padding="lg">
       <Group justify="space-between" mb="md">
-        <Title order={4}>{t('settings.profileTitle')}</Title>
+        <Title order={3} size="h4">
+          {t('settings.profileTitle')}
+        </Title>
         <Button component={Link} to="/user/edit" variant="light" leftSection={<IconEdit size={16} />}>
           {t('settings.editProfile')}
         </Button>
@@ -48,8 +50,6 @@ export function ProfileCard() {
           <Field label={t('settings.remainingQuota')} value={quota(user.quota)} />
           <Field label={t('settings.usedQuota')} value={quota(user.used_quota)} />
           <Field label={t('settings.requestCount')} value={String(user.request_count)} />
-          <Field label={t('settings.email')} value={user.email || '-'} />
-          <Field label={t('settings.github')} value={user.github_id || '-'} />
         </SimpleGrid>
       ) : (
         <Skeleton h={120} visible={self.isPending} />

@@ -1,13 +1,27 @@
-import { Stack, Tabs, Text, Title } from '@mantine/core'
+import { Alert, Stack, Tabs, Title } from '@mantine/core'
+import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
+import { Loading } from '@/components/loading.tsx'
 import { isRoot, useStoredUser } from '@/lib/user-store.ts'
+import { type OptionValues, useOptions } from '../api/list-options.ts'
+import { OperationSettings } from '../components/operation-settings.tsx'
+import { OtherSettings } from '../components/other-settings.tsx'
 import { PersonalSettings } from '../components/personal-settings.tsx'
+import { SystemSettings } from '../components/system-settings.tsx'
 
-/** The super administrator's tabs; their forms arrive with the settings issue. */
+/** The super administrator's tabs. */
 const ROOT_TABS = ['operation', 'system', 'other'] as const
 
 type Tab = 'personal' | (typeof ROOT_TABS)[number]
+
+/** A root tab's content once the options are loaded. */
+function WithOptions({ render }: { render: (stored: OptionValues) => ReactNode }) {
+  const options = useOptions()
+  if (options.isError) return <Alert color="red">{options.error.message}</Alert>
+  if (!options.data) return <Loading />
+  return render(options.data)
+}
 
 export function SettingsPage() {
   const { t } = useTranslation()
@@ -30,11 +44,21 @@ export function SettingsPage() {
         <Tabs.Panel value="personal" pt="md">
           <PersonalSettings />
         </Tabs.Panel>
-        {ROOT_TABS.map((tab) => (
-          <Tabs.Panel key={tab} value={tab} pt="md">
-            <Text c="dimmed">{t(`settings.tabDescriptions.${tab}`)}</Text>
+        {active === 'operation' && (
+          <Tabs.Panel value="operation" pt="md">
+            <WithOptions render={(stored) => <OperationSettings stored={stored} />} />
           </Tabs.Panel>
-        ))}
+        )}
+        {active === 'system' && (
+          <Tabs.Panel value="system" pt="md">
+            <WithOptions render={(stored) => <SystemSettings stored={stored} />} />
+          </Tabs.Panel>
+        )}
+        {active === 'other' && (
+          <Tabs.Panel value="other" pt="md">
+            <WithOptions render={(stored) => <OtherSettings stored={stored} />} />
+          </Tabs.Panel>
+        )}
       </Tabs>
     </Stack>
   )

@@ -33,6 +33,8 @@ export async function setUpGateway(
   gatewayUrl: string,
   mockUrl: string,
   rootPassword: string,
+  /** 50 (OpenAI-compatible) or 14 (Anthropic: the mock's Messages API, translated both ways). */
+  channelType = 50,
 ): Promise<GatewayAccess> {
   const api = new ApiClient(gatewayUrl)
   await expectSuccess(
@@ -47,9 +49,9 @@ export async function setUpGateway(
       `creating channel "${name}"`,
       api.post('/api/channel/', {
         name,
-        type: 50,
+        type: channelType,
         key: 'sk-bench-upstream',
-        base_url: `${mockUrl}/v1`,
+        base_url: channelType === 50 ? `${mockUrl}/v1` : mockUrl,
         models: [model],
         group: ['default'],
       }),

@@ -119,4 +119,13 @@ describe('Anthropic translation', () => {
     expect(transformer.answered).toBe(false)
     expect(transformer.streamError).toMatchObject({ status: 502, type: 'overloaded_error', retryable: true })
   })
+
+  it("disables a channel whose organisation's billing Anthropic refuses (402 billing_error)", () => {
+    const request = jsonRelayRequest('chat', { model, messages: [{ role: 'user', content: 'hi' }] })
+    const body = Buffer.from(
+      '{"type":"error","error":{"type":"billing_error","message":"Your credit balance is too low"}}',
+    )
+    const result = anthropicAdaptor.parseResponse({ status: 402, headers: {}, body }, request)
+    expect(result).toMatchObject({ kind: 'error', disableChannel: true, retryable: true })
+  })
 })

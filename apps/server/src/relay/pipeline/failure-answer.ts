@@ -1,9 +1,10 @@
-import { clientFacingError, toOpenAiErrorBody, type UpstreamError } from '@one-api/providers'
+import { clientFacingError, type UpstreamError } from '@one-api/providers'
 import { RelayError } from '../auth/relay-error.ts'
 import { sendAnswer } from '../front/client-response.ts'
 import { CLIENT_CLOSED_REQUEST } from '../relay-metrics.ts'
 import type { RelayServices } from '../relay-services.ts'
 import type { Tries } from './attempt-types.ts'
+import { errorBodyFor } from './client-api.ts'
 import type { RelayState } from './relay-state.ts'
 import { recordRelayMetrics } from './settle.ts'
 import { UPSTREAM_REQUEST_ID } from './upstream-exchange.ts'
@@ -39,7 +40,7 @@ function answerUpstreamError(
   // Counted under the channel that failed it last (under 'none', a channel's errors showed only
   // as retries, and not at all without RetryTimes).
   recordRelayMetrics(services, state, String(channel), answer.status)
-  const body = toOpenAiErrorBody(answer, ` (request id: ${state.requestId})`)
+  const body = errorBodyFor(state.clientApi, answer.status, answer, state.requestId)
   const headers: Record<string, string> = {}
   // A rate limit the upstream timed is passed on, so clients back off as long as it asked.
   if (answer.status === 429 && answer.retryAfterSeconds !== undefined) {

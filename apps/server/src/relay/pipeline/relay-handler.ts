@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { RelayMode } from '@one-api/providers'
+import type { ClientApi, RelayMode } from '@one-api/providers'
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
 import { RelayError } from '../auth/relay-error.ts'
 import { authenticateRelay, checkModelAllowed } from '../auth/token-auth.ts'
 import { sendRelayErrorAnswer } from '../front/client-response.ts'
 import type { RelayServices } from '../relay-services.ts'
+import { clientAuthorization, readMessagesBody } from './client-api.ts'
 import type { RelayState } from './relay-state.ts'
 import { readRelayBody } from './request-body.ts'
 import { serve } from './serve.ts'
@@ -24,6 +25,8 @@ export interface RelayInput {
   pathModel?: string
   body: Buffer
   clientIp: string
+  /** The API the client called (its request, answer and error formats); OpenAI's when absent. */
+  clientApi?: ClientApi
 }
 
 /**
@@ -52,11 +55,14 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
   }
   return async function relay(input: RelayInput): Promise<void> {
     const { request, response, requestId } = input
+    const clientApi = input.clientApi ?? 'openai'
     try {
-      const authenticated = authenticateRelay(services.cache, request.headers.authorization, input.clientIp)
+      const authorization = clientAuthorization(request.headers, clientApi)
+      const authenticated = authenticateRelay(services.cache, authorization, input.clientIp)
       const caller = authenticated instanceof Promise ? await authenticated : authenticated
       const contentType = request.headers['content-type'] ?? ''
-      const facts = readRelayBody(input.mode, input.body, contentType, input.pathModel)
+      const messages = clientApi === 'anthropic' ? readMessagesBody(input.body, contentType) : undefined
+      const facts = messages?.facts ?? readRelayBody(input.mode, input.body, contentType, input.pathModel)
       checkModelAllowed(caller.token, facts.model)
       const state: RelayState = {
         requestId,
@@ -66,7 +72,9 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
         clientIp: input.clientIp,
         caller,
         facts,
-        body: input.body,
+        body: messages?.body ?? input.body,
+        clientApi,
+        native: messages?.native,
         contentType,
         accept: request.headers.accept,
         response,
@@ -92,7 +100,7 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
       const seconds = Number(process.hrtime.bigint() - input.startedAt) / 1e9
       services.metrics.recordRefused(input.mode, status, seconds)
       if (error instanceof RelayError) {
-        sendRelayErrorAnswer(response, requestId, error)
+        sendRelayErrorAnswer(response, requestId, error, clientApi)
         return
       }
       logger.error({ err: error, reqId: requestId }, 'relay failed')
@@ -101,6 +109,7 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
           response,
           requestId,
           new RelayError(500, 'Internal error of the gateway', 'internal_error'),
+          clientApi,
         )
       } else {
         response.destroy()

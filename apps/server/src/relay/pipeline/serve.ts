@@ -91,7 +91,7 @@ function usableChannel(
   tries: Tries,
   hooks: ServeHooks,
 ): Usable | undefined {
-  const adaptor = getAdaptor(channel.type)
+  const adaptor = getAdaptor(channel.type, state.clientApi)
   if (!adaptor) {
     tries.unsupported = channel
     hooks.warnUnsupported(channel)
@@ -176,6 +176,9 @@ function prepareAttempt(
   }
   const relayRequest: RelayRequest = {
     mode: state.mode,
+    clientApi: state.clientApi,
+    native: state.native,
+    receivedAt: Math.floor(Date.now() / 1000),
     path: state.path,
     body: state.body,
     json: facts.json,

@@ -1,6 +1,7 @@
 import { Divider, Group } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { useQueryClient } from '@tanstack/react-query'
+import { lazy, Suspense } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { notifySuccess } from '@/lib/notify.ts'
@@ -8,7 +9,11 @@ import { forgetUserQueries, useStatus } from '@/lib/status.ts'
 import { storeUser } from '@/lib/user-store.ts'
 import { signInWithWeChat } from '../api/oauth.ts'
 import { enabledProviders, RedirectButton, WeChatButton } from './provider-buttons.tsx'
-import { WeChatCodeModal } from './wechat-code-modal.tsx'
+
+// The modal's code (Mantine's Modal, focus trap, portal) loads only when someone opens it.
+const WeChatCodeModal = lazy(() =>
+  import('./wechat-code-modal.tsx').then((module) => ({ default: module.WeChatCodeModal })),
+)
 
 /** GitHub, Lark, WeChat and OIDC sign-in, each shown when the administrator enabled it. */
 export function OtherSignInMethods() {
@@ -38,13 +43,17 @@ export function OtherSignInMethods() {
         {enabled.wechat && <WeChatButton onClick={wechat.open} />}
         {enabled.oidc && <RedirectButton provider="oidc" status={status} label={t('auth.signInWithOidc')} />}
       </Group>
-      <WeChatCodeModal
-        opened={wechatOpened}
-        title={t('auth.signInWithWeChat')}
-        submitLabel={t('auth.signIn')}
-        onClose={wechat.close}
-        onSubmit={signInWithCode}
-      />
+      {wechatOpened && (
+        <Suspense fallback={null}>
+          <WeChatCodeModal
+            opened
+            title={t('auth.signInWithWeChat')}
+            submitLabel={t('auth.signIn')}
+            onClose={wechat.close}
+            onSubmit={signInWithCode}
+          />
+        </Suspense>
+      )}
     </>
   )
 }

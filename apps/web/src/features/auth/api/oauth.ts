@@ -71,3 +71,16 @@ export function signInWithWeChat(code: string): Promise<SessionUser> {
 export function bindWeChat(code: string): Promise<void> {
   return apiGet<void>(`/api/oauth/wechat/bind?code=${encodeURIComponent(code)}`)
 }
+
+export type RedirectProvider = 'github' | 'lark' | 'oidc'
+
+const REDIRECTS: Record<RedirectProvider, (status: Partial<ConsoleStatus>) => Promise<void>> = {
+  github: redirectToGitHub,
+  lark: redirectToLark,
+  oidc: redirectToOidc,
+}
+
+/** The provider's page: a sign-in, or a binding when the person is already signed in. */
+export function redirectTo(provider: RedirectProvider, status: Partial<ConsoleStatus>): Promise<void> {
+  return REDIRECTS[provider](status)
+}

@@ -42,7 +42,13 @@ export function BindEmailModal({ opened, onClose, onBound }: BindEmailModalProps
     }
   }
   return (
-    <Modal opened={opened} onClose={onClose} title={t('account.bindEmail')} centered>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={t('account.bindEmail')}
+      centered
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       <form onSubmit={form.onSubmit(submit)} noValidate>
         <Stack gap="sm">
           <TextInput

@@ -54,7 +54,7 @@ export function FreeKeyPanel({ status }: { status: ConsoleStatus }) {
   const apiUrl = (status.server_address || window.location.origin).replace(/\/+$/, '')
   return (
     <Stack gap="md" maw={560} mx="auto" py="xl" px="md">
-      <Alert color="teal" title={t('oauth.authorized')}>
+      <Alert color="blue" title={t('oauth.authorized')}>
         {t('freeKey.intro')}
       </Alert>
       <CopyField label={t('freeKey.apiUrl')} value={apiUrl} />

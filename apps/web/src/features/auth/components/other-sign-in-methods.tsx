@@ -10,10 +10,10 @@ import { storeUser } from '@/lib/user-store.ts'
 import { signInWithWeChat } from '../api/oauth.ts'
 import { enabledProviders, RedirectButton, WeChatButton } from './provider-buttons.tsx'
 
-// The modal's code (Mantine's Modal, focus trap, portal) loads only when someone opens it.
-const WeChatCodeModal = lazy(() =>
-  import('./wechat-code-modal.tsx').then((module) => ({ default: module.WeChatCodeModal })),
-)
+// The dialog (and Mantine's Modal) loads when first opened: the sign-in page's first load stays small.
+const WeChatCodeModal = lazy(async () => ({
+  default: (await import('./wechat-code-modal.tsx')).WeChatCodeModal,
+}))
 
 /** GitHub, Lark, WeChat and OIDC sign-in, each shown when the administrator enabled it. */
 export function OtherSignInMethods() {
@@ -44,7 +44,7 @@ export function OtherSignInMethods() {
         {enabled.oidc && <RedirectButton provider="oidc" status={status} label={t('auth.signInWithOidc')} />}
       </Group>
       {wechatOpened && (
-        <Suspense fallback={null}>
+        <Suspense>
           <WeChatCodeModal
             opened
             title={t('auth.signInWithWeChat')}

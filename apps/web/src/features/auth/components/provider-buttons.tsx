@@ -3,15 +3,7 @@ import { IconBrandGithub, IconBrandWechat, IconFeather, IconId, IconMail } from 
 import { type ReactNode, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ConsoleStatus } from '@/lib/status.ts'
-import { redirectToGitHub, redirectToLark, redirectToOidc } from '../api/oauth.ts'
-
-export type RedirectProvider = 'github' | 'lark' | 'oidc'
-
-const REDIRECTS: Record<RedirectProvider, (status: Partial<ConsoleStatus>) => Promise<void>> = {
-  github: redirectToGitHub,
-  lark: redirectToLark,
-  oidc: redirectToOidc,
-}
+import { type RedirectProvider, redirectTo } from '../api/oauth.ts'
 
 /** The providers the administrator enabled, from /api/status. */
 export function enabledProviders(status: Partial<ConsoleStatus>) {
@@ -75,7 +67,7 @@ export function RedirectButton({
       busy={busy}
       onClick={() => {
         setBusy(true)
-        REDIRECTS[provider](status).catch(() => setBusy(false))
+        redirectTo(provider, status).catch(() => setBusy(false))
       }}
     >
       <ProviderIcon provider={provider} />

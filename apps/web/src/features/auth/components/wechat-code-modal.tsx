@@ -35,7 +35,13 @@ export function WeChatCodeModal({ opened, title, submitLabel, onClose, onSubmit 
     }
   }
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={title}
+      centered
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       <form onSubmit={submit}>
         <Stack gap="sm" align="stretch">
           {status.wechat_qrcode ? (

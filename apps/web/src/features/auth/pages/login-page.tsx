@@ -1,32 +1,38 @@
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
-import { useForm } from '@mantine/form'
-import { type LoginInput, loginInputSchema } from '@one-api/contracts'
 import { IconClockExclamation } from '@tabler/icons-react'
+import { type FormEvent, lazy, Suspense, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
-import { schemaValidator } from '@/lib/form-validation.ts'
 import { notifySuccess } from '@/lib/notify.ts'
 import { useStatus } from '@/lib/status.ts'
 import { useSignIn } from '../api/sign-in.ts'
 import { AuthCard } from '../components/auth-card.tsx'
-import { OtherSignInMethods } from '../components/other-sign-in-methods.tsx'
 import { useTurnstile } from '../lib/use-turnstile.tsx'
 
-const toLoginInput = (values: LoginInput): LoginInput => ({ ...values, username: values.username.trim() })
+// The provider buttons (with their tooltips) load after the form: the page's first load stays small.
+const OtherSignInMethods = lazy(async () => ({
+  default: (await import('../components/other-sign-in-methods.tsx')).OtherSignInMethods,
+}))
 
 function PasswordSignIn() {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const signIn = useSignIn()
   const turnstile = useTurnstile()
-  const form = useForm<LoginInput>({
-    initialValues: { username: '', password: '' },
-    validate: schemaValidator(loginInputSchema, toLoginInput, { fallbackField: 'username' }),
-  })
-  const submit = (values: LoginInput) => {
-    if (!turnstile.ready()) return
+  // Plain state, not @mantine/form: the sign-in page is the first screen and its first load is kept small.
+  const [username, setUsername] = useState('')
+  const [password, setPassword] = useState('')
+  const [errors, setErrors] = useState<{ username?: string; password?: string }>({})
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    const missing = {
+      username: username.trim() ? undefined : t('auth.usernameRequired'),
+      password: password ? undefined : t('auth.passwordRequired'),
+    }
+    setErrors(missing)
+    if (missing.username || missing.password || !turnstile.ready()) return
     signIn.mutate(
-      { ...toLoginInput(values), turnstileToken: turnstile.token },
+      { username: username.trim(), password, turnstileToken: turnstile.token },
       {
         onSuccess: () => {
           notifySuccess(t('auth.signedIn'))
@@ -36,20 +42,24 @@ function PasswordSignIn() {
     )
   }
   return (
-    <form onSubmit={form.onSubmit(submit)} noValidate>
+    <form onSubmit={submit} noValidate>
       <Stack gap="sm">
         <TextInput
           label={t('auth.username')}
           placeholder={t('auth.usernamePlaceholder')}
           autoComplete="username"
           required
-          {...form.getInputProps('username')}
+          value={username}
+          error={errors.username}
+          onChange={(event) => setUsername(event.currentTarget.value)}
         />
         <PasswordInput
           label={t('auth.password')}
           autoComplete="current-password"
           required
-          {...form.getInputProps('password')}
+          value={password}
+          error={errors.password}
+          onChange={(event) => setPassword(event.currentTarget.value)}
         />
         {turnstile.widget}
         <Button type="submit" fullWidth loading={signIn.isPending}>
@@ -79,7 +89,9 @@ export function LoginPage() {
         ) : (
           <Alert color="gray">{t('auth.passwordLoginDisabled')}</Alert>
         )}
-        <OtherSignInMethods />
+        <Suspense>
+          <OtherSignInMethods />
+        </Suspense>
         <Group justify="space-between" gap="xs">
           <Anchor component={Link} to="/reset" size="sm">
             {t('auth.forgotPassword')}
@@ -87,7 +99,7 @@ export function LoginPage() {
           {status.register_enabled !== false && (
             <Text size="sm">
               {t('auth.noAccount')}{' '}
-              <Anchor component={Link} to="/register">
+              <Anchor component={Link} to="/register" underline="always">
                 {t('auth.signUp')}
               </Anchor>
             </Text>

@@ -138,7 +138,7 @@ export function RegisterPage() {
         )}
         <Text size="sm" ta="center">
           {t('auth.haveAccount')}{' '}
-          <Anchor component={Link} to="/login">
+          <Anchor component={Link} to="/login" underline="always">
             {t('auth.signIn')}
           </Anchor>
         </Text>

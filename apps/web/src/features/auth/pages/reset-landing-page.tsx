@@ -24,7 +24,7 @@ export function ResetLandingPage() {
           <Alert color="yellow">{t('reset.badLink')}</Alert>
         ) : password ? (
           <>
-            <Alert color="teal" icon={<IconKey />} title={t('reset.doneTitle')}>
+            <Alert color="blue" icon={<IconKey />} title={t('reset.doneTitle')}>
               {t('reset.doneHelp')}
             </Alert>
             <Group align="flex-end" gap="xs" wrap="nowrap">
@@ -53,6 +53,7 @@ export function ResetLandingPage() {
           </>
         ) : (
           <>
+            <Text size="sm">{t('reset.confirmHelp')}</Text>
             <TextInput label={t('account.email')} value={email} readOnly />
             <Button onClick={() => reset.mutate()} loading={reset.isPending}>
               {t('reset.confirm')}

@@ -12,6 +12,19 @@ function run(input: string, dropUsageChunk: boolean, mode: 'chat' | 'completions
 }
 
 describe('OpenAI stream transformer', () => {
+  it('never passes on half an event when the stream is cut inside it', () => {
+    const transformer = createOpenAiStreamTransformer({ mode: 'chat', dropUsageChunk: false })
+    const half = 'data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hel'
+    const output = transformer.push(Buffer.from(chunk({ content: 'Hi' }) + half)) + transformer.finish(false)
+    expect(output).toBe(chunk({ content: 'Hi' }))
+  })
+
+  it('delivers a whole last event that lacks its blank line', () => {
+    const last = chunk({ content: 'Hi' }).trimEnd()
+    const { output } = run(last, false)
+    expect(output).toBe(`${chunk({ content: 'Hi' })}data: [DONE]\n\n`)
+  })
+
   it('appends [DONE] when the upstream stream was cut, and reports it was cut', () => {
     const { output, transformer } = run(chunk({ content: 'Hi' }), false)
     expect(output).toBe(`${chunk({ content: 'Hi' })}data: [DONE]\n\n`)

@@ -64,10 +64,9 @@ describe('SseParser on the examples of the SSE standard', () => {
   })
 
   it('fires empty data for a field without a colon, and a lone LF for two of them', () => {
-    // The standard discards the last block, which no blank line ends; this parser dispatches it
-    // at the end of the stream (an upstream that closes without the last blank line still
-    // delivers its last event), hence the third, empty event.
-    expect(eventsOf('data\n\ndata\ndata\n\ndata:')).toEqual([message(''), message('\n'), message('')])
+    // The last block, which no blank line ends, is discarded as the standard says (only a whole
+    // JSON object or [DONE] is delivered without its blank line).
+    expect(eventsOf('data\n\ndata\ndata\n\ndata:')).toEqual([message(''), message('\n')])
   })
 
   it('treats "data:test" and "data: test" alike', () => {

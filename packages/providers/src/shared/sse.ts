@@ -81,12 +81,22 @@ export class SseParser {
     }
   }
 
-  /** Ends the stream: a last line without terminator and a last event without blank line still count. */
+  /**
+   * Ends the stream. A last event that no blank line ended is dispatched only when its data is
+   * whole (one JSON object on one line, or `[DONE]`): an upstream that closes without the last blank
+   * line still delivers its last event, while an event cut in the middle (a connection that broke
+   * mid-JSON) is discarded, as the SSE standard discards every unfinished event, so a client never
+   * receives half of one.
+   */
   end(): void {
     if (this.partialLine.length > 0) {
       const line = Buffer.concat(this.partialLine).toString('utf8')
       this.partialLine = []
       this.processLine(line)
+    }
+    if (this.data !== undefined && !(this.oneDataLine && isCompletePayload(this.data))) {
+      this.data = undefined
+      this.eventName = undefined
     }
     this.dispatch()
   }

@@ -152,9 +152,12 @@ test('in free-key mode the GitHub callback shows the API URL and the default key
   }[]
   expect(tokens.map((token) => token.name)).toEqual(['default'])
   expect(`sk-${tokens[0].key.replace(/^sk-/, '')}`).toBe(await key.inputValue())
-  // A second visit reuses the token instead of making another.
+  // A later sign-in (from a signed-out browser: signed in, GitHub would bind) reuses the token.
+  const firstKey = await key.inputValue()
+  await page.context().clearCookies()
+  await page.evaluate(() => localStorage.removeItem('user'))
   await signInWithGitHub(page, login)
-  await expect(page.getByRole('textbox', { name: 'API key' })).toHaveValue(await key.inputValue())
+  await expect(page.getByRole('textbox', { name: 'API key' })).toHaveValue(firstKey)
   await setOptions(root, { FreeKeyModeEnabled: 'false' })
 })
 

@@ -33,6 +33,8 @@ export async function setUpGateway(
   gatewayUrl: string,
   mockUrl: string,
   rootPassword: string,
+  /** 50 (OpenAI-compatible) or 14 (Anthropic: the mock's Messages API, translated both ways). */
+  channelType = 50,
 ): Promise<GatewayAccess> {
   const api = new ApiClient(gatewayUrl)
   await expectSuccess(
@@ -47,9 +49,9 @@ export async function setUpGateway(
       `creating channel "${name}"`,
       api.post('/api/channel/', {
         name,
-        type: 50,
+        type: channelType,
         key: 'sk-bench-upstream',
-        base_url: `${mockUrl}/v1`,
+        base_url: channelType === 50 ? `${mockUrl}/v1` : mockUrl,
         models: [model],
         group: ['default'],
       }),
@@ -63,9 +65,11 @@ export async function setUpGateway(
     'creating the token',
     api.post('/api/token/', { name: 'bench', remain_quota: 0, unlimited_quota: true, expired_time: -1 }),
   )) as { key?: string }
-  if (typeof token?.key !== 'string' || !token.key.startsWith('sk-')) {
-    throw new Error(`the token API returned no sk- key: ${JSON.stringify(token)}`)
+  if (typeof token?.key !== 'string' || token.key === '') {
+    throw new Error(`the token API returned no key: ${JSON.stringify(token)}`)
   }
+  // The management API gives the key as stored (one-api's 48 characters); clients send it as sk-<key>.
+  if (!token.key.startsWith('sk-')) token.key = `sk-${token.key}`
   // Routing reads channels through a cache refreshed on change events; give it a moment.
   await sleep(200)
   return { tokenKey: token.key }

@@ -52,6 +52,9 @@ const { values: flags } = parseArgs({
     // averaged that too little (the rounds of one run ranged from 0.47 to 1.33).
     rounds: { type: 'string', default: '5' },
     peers: { type: 'boolean', default: false },
+    // The gateway's benchmark channel is an Anthropic one (type 14): each request is translated to
+    // the Messages API and its answer (and stream) back to OpenAI's format.
+    anthropic: { type: 'boolean', default: false },
     // Writes a V8 CPU profile of the gateway (open it in Chrome DevTools) to find what limits it.
     'profile-gateway': { type: 'string' },
   },
@@ -204,7 +207,7 @@ async function measure(
   machine: Measurements['machine'],
 ): Promise<Measurements> {
   log('starting the mock upstream, the reference relay and the gateway')
-  const services = await startServices(temporary, flags['profile-gateway'])
+  const services = await startServices(temporary, flags['profile-gateway'], flags.anthropic ? 14 : 50)
   const { endpoints, sqlitePath } = services
   for (const target of TARGETS) {
     await checkTarget(TARGET_LABELS[target], endpoints[target].url, endpoints[target].headers)

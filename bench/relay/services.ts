@@ -66,6 +66,7 @@ export interface Services {
 export async function startServices(
   temporaryDirectory: string,
   profileDirectory?: string,
+  channelType = 50,
 ): Promise<Services> {
   const [mockPort, referencePort, gatewayPort] = [await freePort(), await freePort(), await freePort()]
   const mockUrl = `http://127.0.0.1:${mockPort}`
@@ -101,7 +102,7 @@ export async function startServices(
     startGateway(),
     waitForHttp(mock, `${mockUrl}/v1/models`),
   ])
-  const { tokenKey } = await setUpGateway(gatewayUrl, mockUrl, ROOT_PASSWORD)
+  const { tokenKey } = await setUpGateway(gatewayUrl, mockUrl, ROOT_PASSWORD, channelType)
 
   const json = { 'content-type': 'application/json' }
   // The mock accepts any key; direct and reference clients send one as a real client would.

@@ -24,6 +24,8 @@ test.describe('root and redemption codes', () => {
   test.describe.configure({ mode: 'serial' })
 
   test('root creates three codes and the downloaded file holds them, one per line', async ({ page }) => {
+    // Two screens photographed four times each, with their accessibility checks, on a shared machine.
+    test.setTimeout(300_000)
     await page.goto('/redemption')
     await expect(heading(page, 'Redemption codes')).toBeVisible()
     await page.getByRole('link', { name: 'Add redemption codes' }).click()
@@ -53,6 +55,7 @@ test.describe('root and redemption codes', () => {
     page,
     context,
   }) => {
+    test.setTimeout(300_000)
     await context.grantPermissions(['clipboard-read', 'clipboard-write'])
     await page.goto('/redemption')
     await search(page, BATCH)
@@ -107,12 +110,16 @@ test.describe('a new user redeems a code', () => {
     page,
     playwright,
   }) => {
+    test.setTimeout(300_000)
     const root = await rootApi(playwright)
     const aff = (await (await root.get('/api/user/aff')).json()).data as string
     const created = await root.post('/api/redemption/', {
       data: { name: 'e2e-redeem', quota: 1_000_000, count: 1 },
     })
     const [code] = (await created.json()).data as string[]
+    // The shop link of the TopUpLink option; cleared again at the end.
+    const shop = 'https://shop.example/buy-codes'
+    await root.put('/api/option/', { data: { key: 'TopUpLink', value: shop } })
 
     await page.goto(`/register?aff=${aff}`)
     await expect(heading(page, 'Create an account')).toBeVisible()
@@ -128,29 +135,32 @@ test.describe('a new user redeems a code', () => {
     const rootUser = await (await root.get('/api/user/self')).json()
     expect(found.data[0].inviter_id, 'the invite code recorded root as the inviter').toBe(rootUser.data.id)
 
+    // Personal settings hold the redeem card; the balance there changes as soon as the code is credited.
     await page.goto('/setting')
-    await page.getByRole('link', { name: 'Redeem a code' }).click()
-    await expect(page).toHaveURL(/\/topup$/)
-    await expect(heading(page, 'Top up')).toBeVisible()
-    const balance = page.getByTestId('balance')
+    const card = page.getByRole('region', { name: 'Redeem a code' })
+    const balance = card.getByTestId('balance')
     await expect(balance).toHaveText(/^(\$0\.00|0)$/)
-    await captureScreen(page, 'topup')
-
-    await page.getByLabel('Redemption code').fill(code ?? '')
-    await page.getByRole('button', { name: 'Redeem' }).click()
+    await card.getByLabel('Redemption code').fill(code ?? '')
+    await card.getByRole('button', { name: 'Redeem' }).click()
     await expect(balance).toHaveText(/^(\$2\.00|1M)$/)
     await expect(page.getByText(/^Redeemed: /)).toBeVisible()
 
     // The same code a second time: the server's message, and the balance stays.
-    await page.getByLabel('Redemption code').fill(code ?? '')
-    await page.getByRole('button', { name: 'Redeem' }).click()
+    await card.getByLabel('Redemption code').fill(code ?? '')
+    await card.getByRole('button', { name: 'Redeem' }).click()
     await expect(page.getByText('This redemption code has already been used')).toBeVisible()
     await expect(balance).toHaveText(/^(\$2\.00|1M)$/)
-    await page.reload()
-    await expect(balance).toHaveText(/^(\$2\.00|1M)$/)
+
+    // /topup, one-api's top-up page: the same card, with the shop link of TopUpLink.
+    await page.goto('/topup')
+    await expect(heading(page, 'Top up')).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Buy a code' })).toHaveAttribute('href', shop)
+    await expect(page.getByTestId('balance')).toHaveText(/^(\$2\.00|1M)$/)
+    await captureScreen(page, 'topup')
 
     const used = await (await root.get('/api/redemption/search?keyword=e2e-redeem')).json()
     expect(used.data[0].status, 'the code is marked used').toBe(3)
+    await root.put('/api/option/', { data: { key: 'TopUpLink', value: '' } })
     await root.dispose()
   })
 })

@@ -31,6 +31,8 @@ test.describe('root manages users', () => {
   test('the list has its heading, search by keyword and IP, orders, header sort and the same-IP view', async ({
     page,
   }) => {
+    // Two screens photographed four times each, with their accessibility checks, on a shared machine.
+    test.setTimeout(300_000)
     await page.goto('/user')
     await expect(heading(page, 'Manage users')).toBeVisible()
     await captureScreen(page, 'user-list')
@@ -68,13 +70,14 @@ test.describe('root manages users', () => {
   })
 
   test('root adds a user, promotes and demotes, disables and enables, then deletes it', async ({ page }) => {
+    test.setTimeout(300_000)
     await page.goto('/user')
     await page.getByRole('link', { name: 'Add user' }).click()
     await expect(heading(page, 'Create a user')).toBeVisible()
     await expect(page.getByLabel(/^Password/)).toHaveAttribute('placeholder', 'At least 8 characters')
+    await captureScreen(page, 'user-form-add')
     await page.getByRole('button', { name: 'Create user' }).click()
     await expect(page.getByText('username is required')).toBeVisible()
-    await captureScreen(page, 'user-form-add')
     await page.getByLabel(/^Username/).fill(MEMBER)
     await page.getByLabel(/^Password/).fill(PASSWORD)
     await page.getByRole('button', { name: 'Create user' }).click()
@@ -108,6 +111,7 @@ test.describe('an administrator manages users', () => {
     page,
     playwright,
   }) => {
+    test.setTimeout(300_000)
     const root = await playwright.request.newContext({
       baseURL: process.env.E2E_BASE_URL,
       storageState: ROOT_SESSION,

@@ -44,6 +44,12 @@ const envSchema = z.object({
   RELAY_MAX_RESPONSE_BYTES: integerVar(1024).default(64 * 1024 * 1024),
   // The most a streamed answer may last, in seconds; it is cut then. 0 (the default): no limit.
   RELAY_MAX_STREAM_SECONDS: integerVar(0).default(0),
+  // Image URLs fetched for providers that take images inline only (Anthropic through the OpenAI
+  // format): the most one image may hold, how long it may take, and whether internal addresses
+  // (private, loopback, link-local) may be fetched from.
+  RELAY_IMAGE_MAX_BYTES: integerVar(1024).default(5 * 1024 * 1024),
+  RELAY_IMAGE_TIMEOUT: integerVar(1).default(10),
+  RELAY_IMAGE_ALLOW_PRIVATE: booleanVar.default(false),
   GLOBAL_API_RATE_LIMIT: integerVar(0).default(480),
   GLOBAL_WEB_RATE_LIMIT: integerVar(0).default(240),
   CRITICAL_RATE_LIMIT: integerVar(0).default(20),

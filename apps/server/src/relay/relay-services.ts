@@ -137,6 +137,11 @@ export async function createRelayServices(
     timeoutSeconds: config.RELAY_TIMEOUT,
     maxResponseBytes: config.RELAY_MAX_RESPONSE_BYTES,
     maxStreamSeconds: config.RELAY_MAX_STREAM_SECONDS,
+    images: {
+      maxBytes: config.RELAY_IMAGE_MAX_BYTES,
+      timeoutSeconds: config.RELAY_IMAGE_TIMEOUT,
+      allowPrivate: config.RELAY_IMAGE_ALLOW_PRIVATE,
+    },
   })
   const relayServices: RelayServices = {
     cache: new RelayCache(db, bus, config.SYNC_FREQUENCY * 1000, (error) =>

@@ -1,10 +1,12 @@
-import { type CSSVariablesResolver, createTheme } from '@mantine/core'
+import { Anchor, type CSSVariablesResolver, createTheme } from '@mantine/core'
 
-// Shade 8 keeps white text on primary buttons above the 4.5:1 contrast of WCAG AA.
+// Shade 8 keeps white text on primary buttons above the 4.5:1 contrast of WCAG AA. Links are
+// always underlined: in dark mode the link colour alone does not stand out from the text around it.
 export const theme = createTheme({
   primaryColor: 'blue',
   primaryShade: { light: 8, dark: 8 },
   defaultRadius: 'md',
+  components: { Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }) },
 })
 
 /**

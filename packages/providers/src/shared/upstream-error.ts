@@ -18,6 +18,8 @@ const DISABLING_TYPES = new Set([
   'authentication_error',
   'permission_error',
   'forbidden',
+  // Anthropic's 402: the organisation's billing is not in order.
+  'billing_error',
 ])
 const DISABLING_CODES = new Set(['invalid_api_key', 'account_deactivated', 'insufficient_quota'])
 const DISABLING_PHRASES = [

@@ -61,6 +61,36 @@ describe('computeTextQuota', () => {
     )
   })
 
+  it("bills prompt-cache writes at their ratio, reads at theirs, and the rest at the input price (Anthropic's prices)", () => {
+    const claude = {
+      modelRatio: 1.5,
+      completionRatio: 5,
+      groupRatio: 1,
+      cachedRatio: 0.1,
+      cacheWriteRatio: 1.25,
+    }
+    // 100 uncached + 800 read × 0.1 + 100 written × 1.25 + 10 output × 5, at 1.5.
+    expect(
+      computeTextQuota({
+        promptTokens: 1000,
+        completionTokens: 10,
+        cachedTokens: 800,
+        cacheWriteTokens: 100,
+        ...claude,
+      }),
+    ).toBe(Math.ceil((100 + 80 + 125 + 50) * 1.5))
+    // Writes beyond the uncached part are not billed twice.
+    expect(
+      computeTextQuota({
+        promptTokens: 1000,
+        completionTokens: 0,
+        cachedTokens: 800,
+        cacheWriteTokens: 900,
+        ...claude,
+      }),
+    ).toBe(Math.ceil((80 + 200 * 1.25) * 1.5))
+  })
+
   it('counts reasoning tokens once, as part of the completion tokens', () => {
     // o1: 100 prompt, 1000 completion of which 800 are reasoning: (100 + 1000 × 4) × 7.5
     expect(

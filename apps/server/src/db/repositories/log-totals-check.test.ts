@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../testing/http-client.ts'
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../testing/test-app.ts'
 import { testDialects } from '../../testing/test-databases.ts'
+import type { LogSchema } from '../schema.ts'
 import { SECONDS_PER_DAY } from './log-days.ts'
 import { checkLogTotals } from './log-totals-check.ts'
 import { insertLogs, systemLog } from './logs-repository.ts'
@@ -56,7 +57,7 @@ describe.each(testDialects())('log totals checked against the logs at start on %
   }
 
   /** The usage of user 1 per day, from the dashboards' table. */
-  async function usageByDay(db: Kysely<never>) {
+  async function usageByDay(db: Kysely<LogSchema>) {
     const rows = await withUsage(db)
       .selectFrom('usage_daily_users')
       .select(['day', 'request_count', 'quota', 'error_count'])
@@ -107,7 +108,7 @@ describe.each(testDialects())('log totals checked against the logs at start on %
       quota: 2000,
       token: 300,
     })
-    expect(await usageByDay(db as never)).toEqual([
+    expect(await usageByDay(db)).toEqual([
       { day: 0, requests: 2, quota: 300, errors: 0 },
       { day: 1, requests: 2, quota: 1400, errors: 3 },
       { day: 3, requests: 1, quota: 2000, errors: 0 },

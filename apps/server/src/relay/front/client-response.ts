@@ -1,4 +1,5 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'
+import { type ClientApi, toAnthropicErrorBody } from '@one-api/providers'
 import { REQUEST_ID_HEADER } from '../../http/request-id.ts'
 import type { RelayError } from '../auth/relay-error.ts'
 
@@ -31,8 +32,19 @@ export function sendAnswer(
   response.end(body)
 }
 
-/** A RelayError in OpenAI's shape, with the request id in its message as one-api does. */
-export function sendRelayErrorAnswer(response: ServerResponse, requestId: string, error: RelayError): void {
-  const body = JSON.stringify(error.toBody(requestId))
+/**
+ * A RelayError in the client API's shape (OpenAI's unless said), with the request id in its
+ * message as one-api does.
+ */
+export function sendRelayErrorAnswer(
+  response: ServerResponse,
+  requestId: string,
+  error: RelayError,
+  clientApi: ClientApi = 'openai',
+): void {
+  const body =
+    clientApi === 'openai'
+      ? JSON.stringify(error.toBody(requestId))
+      : toAnthropicErrorBody(error.status, error, ` (request id: ${requestId})`)
   sendAnswer(response, requestId, error.status, 'application/json', body, error.headers())
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { RelayMode } from '@one-api/providers'
+import type { ClientApi, RelayMode } from '@one-api/providers'
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
 import { clientIpResolver } from '../../http/client-ip.ts'
@@ -10,6 +10,7 @@ import { createRelayHandler } from '../pipeline/relay-handler.ts'
 import type { RelayServices } from '../relay-services.ts'
 import { decodeRequestBody, isEncoded } from './body-encoding.ts'
 import { sendRelayErrorAnswer } from './client-response.ts'
+import { COUNT_TOKENS_PATH, createCountTokensHandler } from './count-tokens.ts'
 import { readRequestBody } from './request-reader.ts'
 
 // Audio uploads reach 25 MB and vision requests carry base64 images.
@@ -25,7 +26,11 @@ const RELAYED = new Map<string, RelayMode>([
   ['/v1/audio/speech', 'audio-speech'],
   ['/v1/audio/transcriptions', 'audio-transcription'],
   ['/v1/audio/translations', 'audio-translation'],
+  // Anthropic's Messages API, read as a chat completion (pipeline/client-api.ts).
+  ['/v1/messages', 'chat'],
 ])
+/** The relayed endpoints of another API than OpenAI's. */
+const CLIENT_APIS = new Map<string, ClientApi>([['/v1/messages', 'anthropic']])
 const ENGINE_EMBEDDINGS = /^\/v1\/engines\/([^/]+)\/embeddings$/
 
 export interface RelayFront {
@@ -51,6 +56,7 @@ export function createRelayFront(
 ): RelayFront {
   const clientIp = clientIpResolver(context.config.TRUST_PROXY)
   const relay = createRelayHandler(context, services, logger)
+  const countTokens = createCountTokensHandler(services, clientIp)
   // One line per relay request, as Fastify writes for its own routes, when the level asks for it.
   const logRequests = ['trace', 'debug', 'info'].includes(String(logger.level))
   let closing = false
@@ -61,6 +67,10 @@ export function createRelayFront(
       const url = request.url ?? '/'
       const query = url.indexOf('?')
       const path = query === -1 ? url : url.slice(0, query)
+      if (path === COUNT_TOKENS_PATH) {
+        countTokens(request, response)
+        return true
+      }
       let mode = RELAYED.get(path)
       let pathModel: string | undefined
       // The path the upstream is asked on: the request's own, but for the retired engines API.
@@ -79,6 +89,9 @@ export function createRelayFront(
         // paths), and the body's model is the one routed, mapped and billed.
         upstreamPath = `/v1/embeddings${query === -1 ? '' : url.slice(query)}`
       }
+      // A Messages request reaches OpenAI-format channels as the chat completion it is read as.
+      const clientApi = CLIENT_APIS.get(path)
+      if (clientApi) upstreamPath = '/v1/chat/completions'
       const startedAt = process.hrtime.bigint()
       const requestId = generateRequestId()
       if (logRequests) logCompletion(logger, request, response, requestId, startedAt)
@@ -116,6 +129,7 @@ export function createRelayFront(
             pathModel,
             body: decoded,
             clientIp: clientIp(request),
+            clientApi,
           })
           inFlight.add(served)
           void served.finally(() => inFlight.delete(served))

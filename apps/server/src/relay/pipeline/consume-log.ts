@@ -4,6 +4,7 @@ import type { ResolvedPricing } from '../../billing/pricing/resolve-pricing.ts'
 import type { Charge } from '../../billing/request-cost.ts'
 import type { NewLog } from '../../db/schema.ts'
 import type { RoutedChannel } from '../routing/routed-channel.ts'
+import { clientApiNote } from './client-api.ts'
 import { elapsedMilliseconds, type RelayState } from './relay-state.ts'
 
 /**
@@ -47,6 +48,8 @@ export function consumeLog(
   if (billedModel !== state.facts.model)
     content += `; requested as ${state.facts.model}, mapped by the channel`
   if (charge.estimated) content += '; tokens counted locally where the upstream reported none'
+  const api = clientApiNote(state.clientApi)
+  if (api) content += `; ${api}`
   for (const note of notes) content += `; ${note}`
   return {
     user_id: caller.user.id,

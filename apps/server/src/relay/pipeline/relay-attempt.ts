@@ -10,7 +10,15 @@ import { type StreamSink, UPSTREAM_REQUEST_ID, type UpstreamAnswer } from './ups
 
 /** One try against one channel. Never retries itself; never writes to the client on failure. */
 export async function runAttempt(upstream: UpstreamClient, input: AttemptInput): Promise<AttemptOutcome> {
-  const { state, channel, adaptor, relayRequest } = input
+  const { state, channel, adaptor } = input
+  let relayRequest = input.relayRequest
+  // Image URLs the upstream cannot fetch itself are fetched here, once per request.
+  const remote = adaptor.remoteImages?.(relayRequest) ?? []
+  if (remote.length > 0) {
+    const images = await upstream.fetchImages(remote)
+    if (!(images instanceof Map)) return { kind: 'failed', error: images }
+    relayRequest = { ...relayRequest, images }
+  }
   const built = adaptor.buildRequest(relayRequest, {
     type: channel.type,
     key: channel.key,

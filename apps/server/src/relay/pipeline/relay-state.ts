@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http'
-import type { RelayMode } from '@one-api/providers'
+import type { ClientApi, RelayMode } from '@one-api/providers'
 import type { RelayCaller } from '../auth/token-auth.ts'
 import type { RelayBodyFacts } from './request-body.ts'
 import { StreamTooLong, type UpstreamExchange } from './upstream-exchange.ts'
@@ -13,7 +13,12 @@ export interface RelayState {
   clientIp: string
   caller: RelayCaller
   facts: RelayBodyFacts
+  /** The body the OpenAI-format adaptors read (a Messages request's chat translation). */
   body: Buffer
+  /** The API the client called: its answers and errors are in that API's format. */
+  clientApi: ClientApi
+  /** The client's own request, when its API is not OpenAI's. */
+  native?: { json: Record<string, unknown>; body: Buffer }
   contentType: string
   accept?: string
   /** The client's response; the relay writes to it directly (see front/client-response.ts). */

@@ -1,5 +1,7 @@
 import type { ConnectionOptions } from 'node:tls'
+import type { InlineImage, UpstreamError } from '@one-api/providers'
 import { Agent, type Dispatcher, ProxyAgent } from 'undici'
+import { ImageFetcher, type ImageFetchOptions } from './image-fetcher.ts'
 import { type StreamedResponse, StreamedResponseHandler } from './streamed-response.ts'
 import { type ExchangeLimits, type StreamSink, UpstreamExchange } from './upstream-exchange.ts'
 
@@ -27,6 +29,14 @@ export interface UpstreamClientOptions {
   connectTimeoutMs?: number
   /** Most connections open at once to one origin; calls beyond wait for one to be free. */
   connections?: number
+  /** How the images a request names are fetched for upstreams that take them inline only. */
+  images?: ImageFetchOptions
+}
+
+const DEFAULT_IMAGE_OPTIONS: ImageFetchOptions = {
+  maxBytes: 5 * 1024 * 1024,
+  timeoutSeconds: 10,
+  allowPrivate: false,
 }
 
 const CONNECT_TIMEOUT_MS = 10_000
@@ -49,8 +59,10 @@ export class UpstreamClient {
   private readonly whole: Dispatcher
   private readonly streaming: Dispatcher
   private readonly limits: ExchangeLimits
+  private readonly images: ImageFetcher
 
   constructor(options: UpstreamClientOptions) {
+    this.images = new ImageFetcher(options.images ?? DEFAULT_IMAGE_OPTIONS)
     this.limits = {
       maxBufferedBytes: options.maxResponseBytes,
       maxStreamMs: options.maxStreamSeconds * 1000,
@@ -76,9 +88,14 @@ export class UpstreamClient {
     return handler.response
   }
 
+  /** The images of `urls`, for an adaptor whose upstream takes them inline (image-fetcher.ts). */
+  fetchImages(urls: readonly string[]): Promise<Map<string, InlineImage> | UpstreamError> {
+    return this.images.fetchAll(urls)
+  }
+
   /** Closes every connection; calls in flight end in an error. */
   async close(): Promise<void> {
-    await Promise.all([this.whole.destroy(), this.streaming.destroy()])
+    await Promise.all([this.whole.destroy(), this.streaming.destroy(), this.images.close()])
   }
 }
 

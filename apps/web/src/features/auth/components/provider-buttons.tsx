@@ -1,4 +1,4 @@
-import { ActionIcon, Tooltip } from '@mantine/core'
+import { ActionIcon } from '@mantine/core'
 import { IconBrandGithub, IconBrandWechat, IconFeather, IconId, IconMail } from '@tabler/icons-react'
 import { type ReactNode, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -34,12 +34,19 @@ function RoundButton({
   onClick: () => void
   children: ReactNode
 }) {
+  // A `title`, not a Tooltip: the sign-in page loads no positioning code (first-load budget).
   return (
-    <Tooltip label={label}>
-      <ActionIcon variant="default" size="xl" radius="xl" aria-label={label} loading={busy} onClick={onClick}>
-        {children}
-      </ActionIcon>
-    </Tooltip>
+    <ActionIcon
+      variant="default"
+      size="xl"
+      radius="xl"
+      aria-label={label}
+      title={label}
+      loading={busy}
+      onClick={onClick}
+    >
+      {children}
+    </ActionIcon>
   )
 }
 

@@ -11,7 +11,13 @@ export function redemptionColumns(t: TFunction, quota: (value: number) => string
     <Text size="sm">{seconds > 0 ? formatTime(seconds, '') : t('redemptions.notYet')}</Text>
   )
   return [
-    { key: 'id', header: t('redemptions.columns.id'), render: (row) => row.id, sortable: true },
+    {
+      key: 'id',
+      header: t('redemptions.columns.id'),
+      render: (row) => row.id,
+      sortable: true,
+      hideOnPhone: true,
+    },
     {
       key: 'name',
       header: t('redemptions.columns.name'),

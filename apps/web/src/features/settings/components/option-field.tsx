@@ -1,6 +1,6 @@
 import { JsonInput, PasswordInput, TextInput } from '@mantine/core'
 import type { UseFormReturnType } from '@mantine/form'
-import { OPTION_DEFINITIONS, type OptionKey } from '@one-api/contracts'
+import { OPTION_DEFINITIONS, type OptionKey, RATIO_OPTION_LABELS, ratioJsonProblem } from '@one-api/contracts'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { TranslationKey } from '@/i18n/i18n.ts'
@@ -33,19 +33,27 @@ export function OptionField(props: OptionFieldProps) {
   if (props.render) return props.render(props)
   const common = {
     label: t(optionLabelKey(key)),
-    key: form.key(key),
     ...form.getInputProps(key),
   }
   const kind = OPTION_DEFINITIONS[key].kind
   if (kind === 'secret') {
     return (
-      <PasswordInput {...common} autoComplete="new-password" placeholder={t('settings.secretPlaceholder')} />
+      <PasswordInput
+        key={form.key(key)}
+        {...common}
+        autoComplete="new-password"
+        placeholder={t('settings.secretPlaceholder')}
+      />
     )
   }
   if (kind === 'json-ratio') {
+    // JsonInput shows its own check on blur; it carries the server's message for the option.
+    const problem = ratioJsonProblem(RATIO_OPTION_LABELS[key] ?? key, form.getValues()[key] ?? '')
     return (
       <JsonInput
+        key={form.key(key)}
         {...common}
+        validationError={common.error ?? problem}
         autosize
         minRows={4}
         maxRows={16}
@@ -55,7 +63,16 @@ export function OptionField(props: OptionFieldProps) {
     )
   }
   if (kind === 'integer' || kind === 'number') {
-    return <TextInput {...common} type="number" inputMode="decimal" min={0} step={NUMBER_STEPS[key] ?? '1'} />
+    return (
+      <TextInput
+        key={form.key(key)}
+        {...common}
+        type="number"
+        inputMode="decimal"
+        min={0}
+        step={NUMBER_STEPS[key] ?? '1'}
+      />
+    )
   }
-  return <TextInput {...common} placeholder={kind === 'url' ? 'https://' : undefined} />
+  return <TextInput key={form.key(key)} {...common} placeholder={kind === 'url' ? 'https://' : undefined} />
 }

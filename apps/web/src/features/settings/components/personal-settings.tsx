@@ -1,8 +1,6 @@
-import { Button, Stack } from '@mantine/core'
-import { IconTicket } from '@tabler/icons-react'
-import { useTranslation } from 'react-i18next'
-import { Link } from 'react-router'
+import { Stack } from '@mantine/core'
 import { AccountBindingsCard } from '@/features/auth/components/account-bindings-card.tsx'
+import { RedeemCodeCard } from '@/features/redemptions/components/redeem-code-card.tsx'
 import { AccessTokenCard } from './access-token-card.tsx'
 import { DeleteAccountCard } from './delete-account-card.tsx'
 import { InviteLinkCard } from './invite-link-card.tsx'
@@ -10,20 +8,10 @@ import { ProfileCard } from './profile-card.tsx'
 
 /** The personal tab, open to every signed-in user. */
 export function PersonalSettings() {
-  const { t } = useTranslation()
   return (
     <Stack gap="md">
       <ProfileCard />
-      {/* Redeeming a code (and the top-up link) is the /topup page of the redemption feature. */}
-      <Button
-        component={Link}
-        to="/topup"
-        variant="light"
-        w="fit-content"
-        leftSection={<IconTicket size={16} />}
-      >
-        {t('redemptions.redeem.title')}
-      </Button>
+      <RedeemCodeCard />
       <AccountBindingsCard />
       <AccessTokenCard />
       <InviteLinkCard />

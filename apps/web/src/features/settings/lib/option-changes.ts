@@ -19,6 +19,15 @@ export function savedValue(key: OptionKey, text: string): string {
   return text
 }
 
+/** A ratio table one entry a line, for reading and editing. */
+function indentedJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2)
+  } catch {
+    return text
+  }
+}
+
 /** A ratio table in the server's compact form, so re-indenting it is not a change. */
 function compactJson(text: string): string {
   try {
@@ -55,8 +64,9 @@ export function changedOptions(
 export function formValuesOf(keys: readonly OptionKey[], stored: OptionValues): OptionFormValues {
   const values: OptionFormValues = {}
   for (const key of keys) {
-    values[key] =
-      OPTION_DEFINITIONS[key].kind === 'secret' ? '' : (stored[key] ?? OPTION_DEFINITIONS[key].default)
+    const kind = OPTION_DEFINITIONS[key].kind
+    const value = stored[key] ?? OPTION_DEFINITIONS[key].default
+    values[key] = kind === 'secret' ? '' : kind === 'json-ratio' ? indentedJson(value) : value
   }
   return values
 }

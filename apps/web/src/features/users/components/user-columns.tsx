@@ -1,12 +1,17 @@
 import { Stack, Text, Tooltip } from '@mantine/core'
 import type { TFunction } from 'i18next'
+import { useTranslation } from 'react-i18next'
 import type { Column } from '@/components/data-table/data-table.tsx'
 import type { UserView } from '../api/user-keys.ts'
 import { truncateUsername } from '../lib/user-display.ts'
 import { GroupBadges, RoleBadge, UserStatusBadge } from './user-labels.tsx'
 
-/** The username, cut after 15 characters, with the display name under it. */
-export function UsernameCell({ user }: { user: UserView }) {
+/**
+ * The username, cut after 15 characters, with the display name under it, and the last sign-in
+ * address where it matters (the same-IP view, a search by IP).
+ */
+export function UsernameCell({ user, showIp }: { user: UserView; showIp: boolean }) {
+  const { t } = useTranslation()
   const short = truncateUsername(user.username)
   return (
     <Stack gap={0}>
@@ -20,27 +25,25 @@ export function UsernameCell({ user }: { user: UserView }) {
         </Tooltip>
       )}
       {user.display_name && user.display_name !== user.username && <Text size="xs">{user.display_name}</Text>}
+      {showIp && <Text size="xs">{t('users.lastIp', { ip: user.last_login_ip || '-' })}</Text>}
     </Stack>
   )
 }
 
-/**
- * The list's columns; each header sorts the loaded rows by its field. The last sign-in address is
- * shown where it matters (the same-IP view, a search by IP), which keeps the table within a laptop's width.
- */
+/** The list's columns; each header sorts the loaded rows by its field. */
 export function userColumns(
   t: TFunction,
   quota: (value: number) => string,
   showIp: boolean,
 ): Column<UserView>[] {
-  const columns: Column<UserView>[] = [
-    { key: 'id', header: t('users.columns.id'), render: (row) => row.id, sortable: true },
+  return [
+    { key: 'id', header: t('users.columns.id'), render: (row) => row.id, sortable: true, hideOnPhone: true },
     {
       key: 'username',
       header: t('users.columns.username'),
-      render: (row) => <UsernameCell user={row} />,
+      render: (row) => <UsernameCell user={row} showIp={showIp} />,
       sortable: true,
-      hideOnPhone: true,
+      hideOnPhone: !showIp,
     },
     {
       key: 'group',
@@ -74,12 +77,4 @@ export function userColumns(
       sortable: true,
     },
   ]
-  if (!showIp) return columns
-  const ip: Column<UserView> = {
-    key: 'last_login_ip',
-    header: t('users.columns.ip'),
-    render: (row) => <Text size="sm">{row.last_login_ip || '-'}</Text>,
-    sortable: true,
-  }
-  return [...columns.slice(0, 2), ip, ...columns.slice(2)]
 }

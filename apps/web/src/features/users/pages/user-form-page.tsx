@@ -3,7 +3,6 @@ import { parseRowId } from '@one-api/contracts/user-admin'
 import { useTranslation } from 'react-i18next'
 import { useMatch, useNavigate, useParams } from 'react-router'
 import { Loading } from '@/components/loading.tsx'
-import { PlaceholderPage } from '@/components/placeholder-page.tsx'
 import { notifySuccess } from '@/lib/notify.ts'
 import { renderQuota } from '@/lib/quota-format.ts'
 import { useStatus } from '@/lib/status.ts'
@@ -60,7 +59,10 @@ function EditUser({ id, onDone }: { id: number; onDone: () => void }) {
   )
 }
 
-/** /user/add (a new user) and /user/edit/:id (another user, with group and quota). */
+/**
+ * /user/add (a new user) and /user/edit/:id (another user, with group and quota); one's own profile
+ * (/user/edit) is a settings screen.
+ */
 export function UserFormPage() {
   const { t } = useTranslation()
   const navigate = useNavigate()
@@ -75,11 +77,7 @@ export function UserFormPage() {
       </Stack>
     )
   }
-  // One's own profile (/user/edit) belongs to the settings screens.
-  if (id === undefined) {
-    return <PlaceholderPage title={t('users.editSelfTitle')} description={t('users.formDescription')} />
-  }
-  const rowId = parseRowId(id)
+  const rowId = id === undefined ? undefined : parseRowId(id)
   return (
     <Stack gap="md">
       <Title order={2}>{t('users.editTitle', { id })}</Title>

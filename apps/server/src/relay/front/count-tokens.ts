@@ -1,0 +1,82 @@
+/**
+ * `POST /v1/messages/count_tokens`: the input tokens of a Messages request, counted by the
+ * gateway with the tokenizer it bills local counts with (no upstream call, nothing billed), for
+ * the token of `x-api-key` or a Bearer header. Answers `{"input_tokens": N}` as Anthropic does.
+ * https://docs.anthropic.com/en/api/messages-count-tokens
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { type ChatPromptMessage, countChatPromptTokens } from '../../billing/token-counting/chat-tokens.ts'
+import { CountBudget } from '../../billing/token-counting/count-tokens.ts'
+import { generateRequestId } from '../../http/request-id.ts'
+import { RelayError } from '../auth/relay-error.ts'
+import { authenticateRelay, checkModelAllowed } from '../auth/token-auth.ts'
+import { clientAuthorization, readMessagesBody } from '../pipeline/client-api.ts'
+import type { RelayServices } from '../relay-services.ts'
+import { sendAnswer, sendRelayErrorAnswer } from './client-response.ts'
+import { readRequestBody } from './request-reader.ts'
+
+export const COUNT_TOKENS_PATH = '/v1/messages/count_tokens'
+/** A count request carries a prompt, never an answer's worth of media. */
+const COUNT_BODY_LIMIT = 32 * 1024 * 1024
+
+export function createCountTokensHandler(
+  services: RelayServices,
+  clientIp: (request: IncomingMessage) => string,
+): (request: IncomingMessage, response: ServerResponse) => void {
+  return (request, response) => {
+    const requestId = generateRequestId()
+    readRequestBody(request, COUNT_BODY_LIMIT, (body) => {
+      count(services, request, body, clientIp(request)).then(
+        (tokens) =>
+          sendAnswer(response, requestId, 200, 'application/json', JSON.stringify({ input_tokens: tokens })),
+        (error: unknown) => {
+          const refusal =
+            error instanceof RelayError
+              ? error
+              : new RelayError(500, 'Internal error of the gateway', 'internal_error')
+          sendRelayErrorAnswer(response, requestId, refusal, 'anthropic')
+        },
+      )
+    })
+  }
+}
+
+async function count(
+  services: RelayServices,
+  request: IncomingMessage,
+  body: Buffer | 'too-large',
+  ip: string,
+): Promise<number> {
+  const caller = await authenticateRelay(
+    services.cache,
+    clientAuthorization(request.headers, 'anthropic'),
+    ip,
+  )
+  if (body === 'too-large') {
+    throw new RelayError(413, 'The request body is too large', 'request_too_large', 'invalid_request_error')
+  }
+  // A count request has no max_tokens; the Messages checks want one.
+  const withLimit = Buffer.from(JSON.stringify({ max_tokens: 1, ...parseObject(body) }))
+  const { facts } = readMessagesBody(withLimit, 'application/json')
+  checkModelAllowed(caller.token, facts.model)
+  const chat = facts.json!
+  return countChatPromptTokens(chat.messages as ChatPromptMessage[], facts.model, chat.tools, {
+    approximate: false,
+    budget: new CountBudget(),
+  })
+}
+
+function parseObject(body: Buffer): Record<string, unknown> {
+  try {
+    const json = JSON.parse(body.toString('utf8'))
+    if (typeof json === 'object' && json !== null && !Array.isArray(json)) return json
+  } catch {
+    // answered below
+  }
+  throw new RelayError(
+    400,
+    'The request body must be a JSON object',
+    'invalid_request',
+    'invalid_request_error',
+  )
+}

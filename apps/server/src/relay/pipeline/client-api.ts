@@ -1,0 +1,85 @@
+/**
+ * What differs between the client APIs the relay serves (OpenAI's and Anthropic's Messages API)
+ * before any channel is chosen: where the key is, how the body is read, how errors are written.
+ * A Messages request is read as its OpenAI chat translation, so it is billed, limited, routed and
+ * logged exactly as a chat completion; the client's own body is kept for Anthropic channels.
+ */
+import type { IncomingHttpHeaders } from 'node:http'
+import {
+  type ClientApi,
+  InvalidMessagesRequest,
+  messagesToChatRequest,
+  toAnthropicErrorBody,
+} from '@one-api/providers'
+import { RelayError } from '../auth/relay-error.ts'
+import { type RelayBodyFacts, readRelayBody } from './request-body.ts'
+
+/**
+ * The Authorization header the token is read from: Anthropic's clients send the key as
+ * `x-api-key` (a Bearer header is taken too).
+ */
+export function clientAuthorization(headers: IncomingHttpHeaders, clientApi: ClientApi): string | undefined {
+  if (headers.authorization || clientApi !== 'anthropic') return headers.authorization
+  const key = headers['x-api-key']
+  return typeof key === 'string' && key !== '' ? `Bearer ${key}` : undefined
+}
+
+export interface ClientBody {
+  facts: RelayBodyFacts
+  /** The body the OpenAI-format adaptors read: the client's own, or its chat translation. */
+  body: Buffer
+  /** The client's own request, when its API is not OpenAI's. */
+  native?: { json: Record<string, unknown>; body: Buffer }
+}
+
+/** Reads a Messages request: checked as Anthropic checks it, then read as its chat translation. */
+export function readMessagesBody(body: Buffer, contentType: string): ClientBody {
+  let json: unknown
+  try {
+    json = JSON.parse(body.toString('utf8'))
+  } catch {
+    throw new RelayError(
+      400,
+      'The request body is not valid JSON',
+      'invalid_request',
+      'invalid_request_error',
+    )
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new RelayError(
+      400,
+      'The request body must be a JSON object',
+      'invalid_request',
+      'invalid_request_error',
+    )
+  }
+  let chat: Record<string, unknown>
+  try {
+    chat = messagesToChatRequest(json as Record<string, unknown>)
+  } catch (error) {
+    if (!(error instanceof InvalidMessagesRequest)) throw error
+    throw new RelayError(400, error.message, 'invalid_request', 'invalid_request_error', error.param)
+  }
+  const translated = Buffer.from(JSON.stringify(chat))
+  const facts = readRelayBody('chat', translated, contentType)
+  return { facts, body: translated, native: { json: json as Record<string, unknown>, body } }
+}
+
+/** The body of an error answer in the client's API; the request id ends its message, as one-api's. */
+export function errorBodyFor(
+  clientApi: ClientApi,
+  status: number,
+  fields: { message: string; type: string; param: string | null; code: string | number | null },
+  requestId: string,
+): string {
+  const suffix = ` (request id: ${requestId})`
+  if (clientApi === 'anthropic') return toAnthropicErrorBody(status, fields, suffix)
+  return JSON.stringify({
+    error: { message: fields.message + suffix, type: fields.type, param: fields.param, code: fields.code },
+  })
+}
+
+/** What the consume log says of a request made through another API than OpenAI's. */
+export function clientApiNote(clientApi: ClientApi): string | undefined {
+  return clientApi === 'anthropic' ? 'input API: Anthropic Messages (/v1/messages)' : undefined
+}

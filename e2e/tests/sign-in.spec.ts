@@ -1,5 +1,13 @@
 import type { APIRequestContext, Page } from '@playwright/test'
-import { codeIn, resetLinkIn, rootApi, setOptions, uniqueSuffix, waitForMail } from '../sign-in-helpers.ts'
+import {
+  codeIn,
+  mailOptions,
+  resetLinkIn,
+  rootApi,
+  setOptions,
+  uniqueSuffix,
+  waitForMail,
+} from '../sign-in-helpers.ts'
 import { captureScreen, expect, heading, signIn, test } from '../support.ts'
 
 // The switches this spec turns on; afterAll turns them off again for the other specs.
@@ -16,6 +24,8 @@ test.describe.configure({ mode: 'serial', timeout: 240_000 })
 let root: APIRequestContext
 test.beforeAll(async ({ baseURL }) => {
   root = await rootApi(baseURL ?? '')
+  // The mail goes to the test SMTP server, whatever another spec saved meanwhile.
+  await setOptions(root, { ...mailOptions(), EmailDomainRestrictionEnabled: 'false' })
 })
 test.afterAll(async () => {
   await setOptions(root, SWITCHES_OFF)

@@ -78,6 +78,7 @@ export default async function globalSetup() {
   process.env.E2E_BASE_URL = server.baseUrl
   process.env.E2E_UPSTREAM_URL = upstream.url
   process.env.E2E_MAILBOX_URL = signInServices.mailboxUrl
+  process.env.E2E_MAIL_OPTIONS = JSON.stringify(signInServices.mailOptions(server.baseUrl))
   return async () => {
     await server.stop()
     await upstream.stop()

@@ -52,3 +52,10 @@ export async function setOptions(api: APIRequestContext, values: Record<string, 
     if (!body.success) throw new Error(`option ${key}: ${body.message}`)
   }
 }
+
+/** The SMTP and server-address options of the global setup (the settings spec saves others). */
+export function mailOptions(): Record<string, string> {
+  const options = process.env.E2E_MAIL_OPTIONS
+  if (!options) throw new Error('E2E_MAIL_OPTIONS is not set: the global setup did not run')
+  return JSON.parse(options) as Record<string, string>
+}

@@ -51,6 +51,18 @@ export class SignInServices {
    * switches (GitHubOAuthEnabled, OidcEnabled, EmailVerificationEnabled) stay off: the sign-in tests
    * turn them on and back off.
    */
+  /** The mail and address options the sign-in spec re-applies (another spec may have changed them). */
+  mailOptions(baseUrl: string): Record<string, string> {
+    return {
+      ServerAddress: baseUrl,
+      SMTPServer: '127.0.0.1',
+      SMTPPort: String(this.smtp.port),
+      SMTPAccount: this.smtp.account,
+      SMTPToken: this.smtp.password,
+      SMTPFrom: 'noreply@example.com',
+    }
+  }
+
   async configureGateway(baseUrl: string): Promise<void> {
     this.oauth.githubCallbackUrl = `${baseUrl}/oauth/github`
     this.oidc = await OidcIssuer.start(`${baseUrl}/oauth/oidc`)
@@ -61,12 +73,7 @@ export class SignInServices {
     })
     const cookie = (login.headers.getSetCookie()[0] ?? '').split(';')[0]
     const options: Record<string, string> = {
-      ServerAddress: baseUrl,
-      SMTPServer: '127.0.0.1',
-      SMTPPort: String(this.smtp.port),
-      SMTPAccount: this.smtp.account,
-      SMTPToken: this.smtp.password,
-      SMTPFrom: 'noreply@example.com',
+      ...this.mailOptions(baseUrl),
       GitHubClientId: FAKE_CLIENT.id,
       GitHubClientSecret: FAKE_CLIENT.secret,
       OidcClientId: OIDC_CLIENT.id,

@@ -1,5 +1,13 @@
 import type { APIRequestContext, Page } from '@playwright/test'
-import { codeIn, resetLinkIn, rootApi, setOptions, uniqueSuffix, waitForMail } from '../sign-in-helpers.ts'
+import {
+  codeIn,
+  mailOptions,
+  resetLinkIn,
+  rootApi,
+  setOptions,
+  uniqueSuffix,
+  waitForMail,
+} from '../sign-in-helpers.ts'
 import { captureScreen, expect, heading, signIn, test } from '../support.ts'
 
 // The switches this spec turns on; afterAll turns them off again for the other specs.
@@ -16,6 +24,8 @@ test.describe.configure({ mode: 'serial', timeout: 240_000 })
 let root: APIRequestContext
 test.beforeAll(async ({ baseURL }) => {
   root = await rootApi(baseURL ?? '')
+  // The mail goes to the test SMTP server, whatever another spec saved meanwhile.
+  await setOptions(root, { ...mailOptions(), EmailDomainRestrictionEnabled: 'false' })
 })
 test.afterAll(async () => {
   await setOptions(root, SWITCHES_OFF)
@@ -152,9 +162,12 @@ test('in free-key mode the GitHub callback shows the API URL and the default key
   }[]
   expect(tokens.map((token) => token.name)).toEqual(['default'])
   expect(`sk-${tokens[0].key.replace(/^sk-/, '')}`).toBe(await key.inputValue())
-  // A second visit reuses the token instead of making another.
+  // A later sign-in (from a signed-out browser: signed in, GitHub would bind) reuses the token.
+  const firstKey = await key.inputValue()
+  await page.context().clearCookies()
+  await page.evaluate(() => localStorage.removeItem('user'))
   await signInWithGitHub(page, login)
-  await expect(page.getByRole('textbox', { name: 'API key' })).toHaveValue(await key.inputValue())
+  await expect(page.getByRole('textbox', { name: 'API key' })).toHaveValue(firstKey)
   await setOptions(root, { FreeKeyModeEnabled: 'false' })
 })
 

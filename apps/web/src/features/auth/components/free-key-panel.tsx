@@ -72,7 +72,7 @@ export function FreeKeyPanel({ status }: { status: ConsoleStatus }) {
       {status.free_key_paid_link && (
         <Text size="sm">
           {t('freeKey.paidIntro')}{' '}
-          <Anchor href={status.free_key_paid_link} target="_blank" rel="noreferrer">
+          <Anchor href={status.free_key_paid_link} target="_blank" rel="noreferrer" underline="always">
             {t('freeKey.paidLink')}
           </Anchor>
         </Text>

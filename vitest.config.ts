@@ -23,6 +23,7 @@ export default defineConfig({
             'tools/**/*.test.ts',
             'bench/**/*.test.ts',
             'scripts/**/*.test.ts',
+            'apps/web/build/**/*.test.ts',
           ],
         },
       },

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { ROOT_PASSWORD, UPSTREAM_KEY } from './constants.ts'
 import { freePort, startServer } from './server.ts'
+import { SignInServices } from './sign-in-services.ts'
 
 const repositoryRoot = fileURLToPath(new URL('..', import.meta.url))
 
@@ -53,17 +54,33 @@ export default async function globalSetup() {
   const { ensureCompiled } = (await import(compile)) as { ensureCompiled: () => Promise<void> }
   await ensureCompiled()
   const upstream = await startMockUpstream()
+  const signInServices = await SignInServices.start()
   let server: Awaited<ReturnType<typeof startServer>>
   try {
-    server = await startServer({ repositoryRoot, rootPassword: ROOT_PASSWORD })
+    server = await startServer({
+      repositoryRoot,
+      rootPassword: ROOT_PASSWORD,
+      env: signInServices.gatewayEnv(),
+    })
   } catch (error) {
     await upstream.stop()
+    await signInServices.stop()
+    throw error
+  }
+  try {
+    await signInServices.configureGateway(server.baseUrl)
+  } catch (error) {
+    await server.stop()
+    await upstream.stop()
+    await signInServices.stop()
     throw error
   }
   process.env.E2E_BASE_URL = server.baseUrl
   process.env.E2E_UPSTREAM_URL = upstream.url
+  process.env.E2E_MAILBOX_URL = signInServices.mailboxUrl
   return async () => {
     await server.stop()
     await upstream.stop()
+    await signInServices.stop()
   }
 }

@@ -39,9 +39,12 @@ async function waitForStatus(baseUrl: string, child: ChildProcess, timeoutMs: nu
 export async function startServer({
   repositoryRoot,
   rootPassword,
+  env = {},
 }: {
   repositoryRoot: string
   rootPassword: string
+  /** More environment, e.g. the provider endpoints pointing at local fakes. */
+  env?: Record<string, string>
 }) {
   const port = await freePort()
   const dataDirectory = mkdtempSync(join(tmpdir(), 'one-api-e2e-'))
@@ -62,6 +65,7 @@ export async function startServer({
       GLOBAL_WEB_RATE_LIMIT: '0',
       CRITICAL_RATE_LIMIT: '0',
       LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

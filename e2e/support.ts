@@ -81,6 +81,8 @@ export async function captureScreen(page: Page, name: string) {
     await page.setViewportSize({ width: viewport.width, height: viewport.height })
     for (const scheme of ['light', 'dark'] as const) {
       await setScheme(page, scheme)
+      // From the top: a full-page shot of a scrolled page draws the fixed header over the heading.
+      await page.evaluate(() => window.scrollTo(0, 0))
       // Let transitions and the phone/desktop switch settle.
       await page.waitForTimeout(250)
       await page.screenshot({ path: join(SCREENS, `${name}-${viewport.name}-${scheme}.png`), fullPage: true })

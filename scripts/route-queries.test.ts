@@ -8,12 +8,6 @@ const server = join(root, 'apps/server/src')
 /** A call of Kysely's query builder or its sql`` template: these belong in db/repositories/. */
 const QUERY_BUILDER = /\.(selectFrom|insertInto|updateTable|deleteFrom)\s*\(|\bsql\s*(<[^>]*>)?\s*`/
 
-/**
- * Route files that still query the database themselves; each is to move its queries into
- * db/repositories/ and leave this list. The test fails when a listed file no longer needs to be here.
- */
-const KNOWN_EXCEPTIONS = ['apps/server/src/admin/account/self-routes.ts']
-
 function routeFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
     const path = join(folder, entry.name)
@@ -27,12 +21,12 @@ function usesQueryBuilder(source: string): boolean {
 }
 
 describe('route files hold no SQL', () => {
-  it('only the listed exceptions call the query builder; every other query lives in db/repositories/', () => {
+  it('no route file calls the query builder: every query lives in db/repositories/', () => {
     const offenders = routeFiles(server)
       .filter((file) => usesQueryBuilder(readFileSync(file, 'utf8')))
       .map((file) => relative(root, file))
       .sort()
-    expect(offenders).toEqual([...KNOWN_EXCEPTIONS].sort())
+    expect(offenders).toEqual([])
   })
 
   it('recognises each form of a direct query and ignores repository calls', () => {

@@ -1,5 +1,5 @@
 import { ROOT_PASSWORD } from '../constants.ts'
-import { expect, heading, menuLink, signIn, test } from '../support.ts'
+import { captureScreen, expect, heading, menuLink, signIn, test } from '../support.ts'
 
 const MENU_PAGES = [
   { label: 'Home', path: '/', heading: 'Welcome to One API' },
@@ -22,12 +22,14 @@ test('the home page shows the welcome, the sign-in link and the default footer',
   await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible()
   await expect(page.getByText('an AI API gateway based on')).toBeVisible()
   expect(await page.evaluate(() => localStorage.getItem('system_name'))).toBe('One API')
+  await captureScreen(page, 'home-welcome')
 })
 
 test('a guarded page sends a signed-out visitor to /login', async ({ page }) => {
   await page.goto('/token')
   await expect(page).toHaveURL(/\/login$/)
   await expect(heading(page, 'Sign in to your account')).toBeVisible()
+  await captureScreen(page, 'login')
 })
 
 test('a wrong password shows the server message and stays on /login', async ({ page }) => {
@@ -163,6 +165,7 @@ test('a status load failure says the server cannot be reached', async ({ page })
 test('an unknown path shows the not-found page', async ({ page }) => {
   await page.goto('/no/such/page')
   await expect(heading(page, 'Page not found')).toBeVisible()
+  await captureScreen(page, 'not-found')
 })
 
 test('an invalid session sends the next API call to /login?expired=true', async ({ page, context }) => {

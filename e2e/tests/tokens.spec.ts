@@ -1,4 +1,4 @@
-import { expect, heading, ROOT_SESSION, test, UPSTREAM_KEY, upstreamUrl } from '../support.ts'
+import { captureScreen, expect, heading, ROOT_SESSION, test, UPSTREAM_KEY, upstreamUrl } from '../support.ts'
 
 const MODEL = 'gpt-4o-mini'
 test.use({ storageState: ROOT_SESSION })
@@ -29,6 +29,7 @@ test('a token with a model scope and an expiry is created, its copied key works 
   await page.getByRole('option', { name: MODEL }).click()
   await page.keyboard.press('Escape')
   await page.getByRole('button', { name: 'One month' }).click()
+  await captureScreen(page, 'token-form-add')
   await page.getByRole('button', { name: 'Submit' }).click()
 
   await expect(page).toHaveURL(/\/token$/)
@@ -51,5 +52,5 @@ test('a token with a model scope and an expiry is created, its copied key works 
 
   await page.getByRole('button', { name: 'Refresh' }).click()
   await expect(row).not.toContainText('Never')
-  await page.screenshot({ path: 'e2e/artifacts/screens/tokens-desktop-light.png', fullPage: true })
+  await captureScreen(page, 'token-list')
 })

@@ -16,6 +16,7 @@ import { envelopeStatus, installErrorHandler } from './http/error-handler.ts'
 import { badRequest } from './http/errors.ts'
 import { installJsonBodyParser } from './http/json-body.ts'
 import { installNulByteRefusal } from './http/nul-bytes.ts'
+import { trackOpenConnections } from './http/open-connections.ts'
 import { installRateLimits } from './http/rate-limit.ts'
 import { generateRequestId, REQUEST_ID_HEADER } from './http/request-id.ts'
 import { registerRoutes } from './http/route.ts'
@@ -84,6 +85,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   // gateway's own work there (docs/decisions/relay-front-door.md). Everything else goes through Fastify.
   let relayFront: RelayFront | undefined
   let closing = false
+  let connections: ReturnType<typeof trackOpenConnections> | undefined
   const app = Fastify({
     serverFactory: (fastifyHandler) => {
       const server = createServer((request, response) => {
@@ -96,6 +98,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       server.keepAliveTimeout = 72_000
       server.requestTimeout = 0
       server.setTimeout(0)
+      connections = trackOpenConnections(server)
       return server
     },
     ...(options.loggerInstance
@@ -116,13 +119,14 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   relayFront = createRelayFront(context, context.relay, app.log)
   // Shutting down: new relay requests are refused; connections whose answer ends later are closed
   // as soon as they fall idle (Node closes only those idle when the close begins, and keep-alive
-  // would hold the others for its whole timeout); relay requests still at work, cut off or not,
+  // would hold the others for its whole timeout), and so are those that never sent a request
+  // (open-connections.ts); relay requests still at work, cut off or not,
   // finish their billing and logs before the ledger and the log writer close (main.ts).
   let idleSweep: NodeJS.Timeout | undefined
   app.addHook('preClose', (done) => {
     closing = true
     relayFront?.close()
-    idleSweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS)
+    idleSweep = setInterval(() => connections?.closeUnanswering(), IDLE_SWEEP_MS)
     done()
   })
   app.addHook('onClose', async () => {

@@ -11,6 +11,7 @@ import { OptionsStore } from './config/options-store.ts'
 import { type DatabaseHandle, openDatabase } from './db/database.ts'
 import { describeTarget, parseDatabaseTarget } from './db/dsn.ts'
 import { migrateLogs, migrateMain } from './db/migrations/migrate.ts'
+import { checkLogTotals } from './db/repositories/log-totals-check.ts'
 import type { LogSchema, MainSchema } from './db/schema.ts'
 import { type EventBus, MemoryEventBus, RedisEventBus } from './platform/event-bus.ts'
 import { MemoryOneTimeStore, type OneTimeStore, RedisOneTimeStore } from './platform/one-time-store.ts'
@@ -50,6 +51,12 @@ export async function createRuntime(config: Config, logger: FastifyBaseLogger): 
       ...(await migrateLogs(logs.db as Kysely<unknown>, logs.dialect)),
     ]
     if (applied.length > 0) logger.info(`migrations applied: ${applied.join(', ')}`)
+    // Logs written or deleted behind the gateway's back (one-api on the same database, by hand)
+    // would leave the log page's and the dashboards' totals wrong: they are rebuilt.
+    const rebuilt = await checkLogTotals(logs.db as Kysely<unknown>)
+    if (rebuilt.length > 0) {
+      logger.warn(`log totals did not match the stored logs and were rebuilt: ${rebuilt.join(', ')}`)
+    }
   }
   // SQLite keeps no planner statistics by itself; refresh them at start and then hourly.
   const optimizeSqlite = () => {

@@ -59,6 +59,9 @@ export const OPTION_DEFINITIONS = {
   SMTPFrom: str(),
   SMTPToken: secret(),
   ServerAddress: url(),
+  // Free-key mode: after a GitHub sign-in the console shows the API URL and the person's default key.
+  FreeKeyModeEnabled: bool(false),
+  FreeKeyPaidServiceLink: url(),
   // Operations
   QuotaForNewUser: int(0),
   QuotaForInviter: int(0),

@@ -13,7 +13,11 @@ export interface StatusRecord {
   email_verification: boolean
   github_oauth: boolean
   github_client_id: string
+  /** Base of GitHub's OAuth pages (`/login/oauth/authorize`): github.com or an Enterprise server. */
+  github_oauth_url: string
   lark_client_id: string
+  /** Base of Lark's authorize page (`/open-apis/authen/v1/authorize`). */
+  lark_oauth_url: string
   wechat_qrcode: string
   wechat_login: boolean
   turnstile_check: boolean
@@ -28,4 +32,8 @@ export interface StatusRecord {
   password_register_enabled: boolean
   register_enabled: boolean
   theme: string
+  /** Free-key mode: the GitHub callback shows the API URL and the default token's key. */
+  free_key_mode: boolean
+  /** The paid service the free-key screen links to. */
+  free_key_paid_link: string
 }

@@ -15,9 +15,30 @@ export type RelayMode =
   | 'audio-transcription'
   | 'audio-translation'
 
+/**
+ * The API the client called, which decides the format of its request and of every answer it gets
+ * (bodies, stream events, errors): OpenAI's (`/v1/chat/completions`, ...) or Anthropic's Messages
+ * API (`/v1/messages`).
+ */
+export type ClientApi = 'openai' | 'anthropic'
+
 /** One client request as the pipeline has parsed it. The adaptor never mutates it. */
 export interface RelayRequest {
   readonly mode: RelayMode
+  /** The client's API; 'openai' when absent. */
+  readonly clientApi?: ClientApi
+  /**
+   * For a client API other than OpenAI's: the client's own request. `body` and `json` then hold
+   * its translation to an OpenAI chat request, which adaptors that do not speak the client's API read.
+   */
+  readonly native?: { readonly json: Record<string, unknown>; readonly body: Buffer }
+  /** Unix seconds of the request's arrival: the `created` of answers an adaptor builds itself. */
+  readonly receivedAt?: number
+  /**
+   * Remote images the pipeline fetched for this request (see Adaptor.remoteImages), by URL. An
+   * adaptor whose upstream cannot take image URLs inlines them from here.
+   */
+  readonly images?: ReadonlyMap<string, InlineImage>
   /** The incoming path, `/v1/...`, including the query string. */
   readonly path: string
   /** The request body exactly as the client sent it. */
@@ -37,6 +58,12 @@ export interface RelayRequest {
   readonly contentType?: string
   /** The client's Accept header. */
   readonly accept?: string
+}
+
+/** An image fetched by the pipeline: its media type and bytes as base64. */
+export interface InlineImage {
+  readonly mediaType: string
+  readonly base64: string
 }
 
 /** What an adaptor needs to know about the chosen channel. */
@@ -119,7 +146,8 @@ export interface StreamTransformer {
   /**
    * Call at upstream end (or abort); returns the final text to write: what was still buffered and,
    * unless `complete` is false (the upstream broke off: the client must be able to tell the stream
-   * was cut), the closing `[DONE]`.
+   * was cut), the client API's closing event (OpenAI's `[DONE]`; Anthropic's `message_stop` when
+   * the upstream's own did not come).
    */
   finish(complete?: boolean): string
   /** The last usage object seen in the stream. */
@@ -128,7 +156,10 @@ export interface StreamTransformer {
   readonly completionText: string
   /** Length in UTF-16 units of all generated text, including any part beyond the cap. */
   readonly completionTextLength: number
-  /** True once the upstream itself sent `data: [DONE]` (false for streams cut short). */
+  /**
+   * True once the upstream itself said its stream is complete (OpenAI's `data: [DONE]`,
+   * Anthropic's `message_stop`); false for streams cut short.
+   */
   readonly upstreamCompleted: boolean
   /**
    * True once an event that answers has been returned: anything but a chunk that only opens the
@@ -143,9 +174,19 @@ export interface StreamTransformer {
   readonly streamError: UpstreamError | undefined
 }
 
+/**
+ * Translates between the client's API and one upstream API. The body, stream events and errors an
+ * adaptor returns are in the client's API (RelayRequest.clientApi); see registry.ts for how an
+ * adaptor is chosen for a channel type and a client API.
+ */
 export interface Adaptor {
   /** A short name for logs and `owned_by`. */
   readonly name: string
+  /**
+   * Image URLs of the request the upstream cannot fetch itself: the pipeline fetches them (with a
+   * size cap, a timeout and no private addresses) and passes them in RelayRequest.images.
+   */
+  remoteImages?(request: RelayRequest): string[]
   buildRequest(request: RelayRequest, channel: ChannelCredentials): UpstreamRequest | UpstreamError
   parseResponse(response: UpstreamResponse, request: RelayRequest): ParsedResponse | UpstreamError
   /** Only for 2xx responses to stream requests with an event-stream Content-Type. */

@@ -1,4 +1,9 @@
 export * from './adaptor.ts'
+export { toAnthropicErrorBody } from './anthropic-client/from-chat-response.ts'
+export {
+  InvalidMessagesRequest,
+  messagesToChatRequest,
+} from './anthropic-client/to-chat-request.ts'
 export { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 export { withSystemPrompt } from './openai-compatible/request-body.ts'
 export { getAdaptor, supportedChannelTypes } from './registry.ts'

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { getAdaptor, supportedChannelTypes } from './registry.ts'
 import { relayModeFromPath } from './relay-mode.ts'
@@ -9,11 +10,23 @@ describe('registry', () => {
     for (const type of [...openAiFormat, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51]) {
       expect(getAdaptor(type)).toBe(openAiCompatibleAdaptor)
     }
-    expect(supportedChannelTypes()).toEqual([...openAiFormat, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51])
+    expect(supportedChannelTypes()).toEqual(
+      [...openAiFormat, 14, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort((a, b) => a - b),
+    )
+  })
+
+  it('serves Anthropic channels natively to Messages clients and bridges the other types', () => {
+    expect(getAdaptor(14)).toBe(anthropicAdaptor)
+    expect(getAdaptor(14, 'anthropic')).toBe(anthropicNativeAdaptor)
+    const bridged = getAdaptor(1, 'anthropic')
+    expect(bridged).toBeDefined()
+    expect(bridged).not.toBe(openAiCompatibleAdaptor)
+    expect(getAdaptor(1, 'anthropic')).toBe(bridged)
+    expect(getAdaptor(24, 'anthropic')).toBeUndefined()
   })
 
   it('has no adaptor for native or unknown types yet', () => {
-    for (const type of [0, 11, 14, 24, 43, 52, 999]) expect(getAdaptor(type)).toBeUndefined()
+    for (const type of [0, 11, 24, 43, 52, 999]) expect(getAdaptor(type)).toBeUndefined()
   })
 
   it('derives the relay mode from the path', () => {

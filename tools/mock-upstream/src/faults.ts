@@ -39,6 +39,8 @@ export interface FaultPlan {
   promptTokens?: number
   /** Report this many of the prompt tokens as read from the prompt cache (at most all of them). */
   cachedTokens?: number
+  /** Anthropic: report N of the prompt tokens as written to the prompt cache (cache_creation_input_tokens). */
+  cacheWriteTokens?: number
   /** Images: answer with this many images whatever `n` asked (a provider making fewer than asked). */
   images?: number
 }
@@ -63,6 +65,7 @@ const DIRECTIVES: Record<string, keyof FaultPlan> = {
   chunks: 'chunks',
   'prompt-tokens': 'promptTokens',
   'cached-tokens': 'cachedTokens',
+  'cache-write-tokens': 'cacheWriteTokens',
   images: 'images',
 }
 
@@ -161,6 +164,8 @@ export function parseFaultRule(input: unknown): FaultRule | string {
     'keepAlives',
     'chunks',
     'promptTokens',
+    'cachedTokens',
+    'cacheWriteTokens',
     'images',
     'times',
   ]) {

@@ -14,6 +14,7 @@ export type Endpoint =
   | 'transcriptions'
   | 'translations'
   | 'models'
+  | 'messages'
 
 export interface Route {
   endpoint: Endpoint
@@ -48,5 +49,6 @@ function endpointOf(path: string): Endpoint | undefined {
   if (path === '/audio/transcriptions') return 'transcriptions'
   if (path === '/audio/translations') return 'translations'
   if (path === '/models') return 'models'
+  if (path === '/messages') return 'messages'
   return undefined
 }

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { handleMessages, refuseAnthropicHeaders, sendAnthropicError } from './anthropic.ts'
 import { handleChat } from './chat.ts'
 import { handleCompletions } from './completions.ts'
 import {
@@ -63,8 +64,8 @@ const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
 
 function keyOf(headers: IncomingHttpHeaders): string {
   const bearer = headers.authorization?.replace(/^Bearer\s+/i, '')
-  const azure = headers['api-key']
-  return bearer ?? (typeof azure === 'string' ? azure : '')
+  const other = headers['api-key'] ?? headers['x-api-key']
+  return bearer ?? (typeof other === 'string' ? other : '')
 }
 
 function parseJsonBody(body: Buffer, contentType: string): Record<string, unknown> | undefined | 'invalid' {
@@ -143,7 +144,10 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       })
       if (log.length > logSize) log.shift()
     }
-    if (apiKeys && !apiKeys.has(keyOf(request.headers))) return sendError(response, 401, '')
+    const anthropic = route.endpoint === 'messages'
+    if (anthropic) {
+      if (refuseAnthropicHeaders(response, request.headers, apiKeys)) return
+    } else if (apiKeys && !apiKeys.has(keyOf(request.headers))) return sendError(response, 401, '')
     if (json === 'invalid') {
       const message =
         "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly.)"
@@ -162,14 +166,17 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       ...faultsFromHeaders(request.headers),
     }
     if (faults.delayMs) await sleep(faults.delayMs)
+    const fail = anthropic ? sendAnthropicError : sendError
     if (faults.status !== undefined && faults.status >= 400)
-      return sendError(response, faults.status, model, faults.body)
+      return fail(response, faults.status, model, faults.body)
     // A success status with a body of the test's own: a provider answering 200 with something odd.
-    if (faults.body !== undefined) return sendError(response, faults.status ?? 200, model, faults.body)
+    if (faults.body !== undefined) return fail(response, faults.status ?? 200, model, faults.body)
     const input = json ?? {}
     switch (route.endpoint) {
       case 'chat':
         return handleChat(response, input, model, faults)
+      case 'messages':
+        return handleMessages(response, input, model, faults)
       case 'completions':
         return handleCompletions(response, input, model, faults)
       case 'embeddings':

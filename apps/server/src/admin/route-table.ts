@@ -12,6 +12,7 @@ import { ChannelTestRunner } from './channels/channel-test-runner.ts'
 import { dashboardRoutes } from './dashboard/dashboard-routes.ts'
 import { logRoutes } from './logs/log-routes.ts'
 import { optionRoutes } from './options/option-routes.ts'
+import { testMailRoutes } from './options/test-mail-route.ts'
 import { redemptionRoutes } from './redemptions/redemption-routes.ts'
 import { statusRoutes } from './status/status-routes.ts'
 import { tokenRoutes } from './tokens/token-routes.ts'
@@ -32,6 +33,7 @@ export function managementRoutes(context: AppContext): RouteDefinition[] {
     ...oauthRoutes(context),
     ...selfRoutes(context),
     ...optionRoutes(context),
+    ...testMailRoutes(context),
     ...userRoutes(context),
     ...sessionRoutes(context),
     ...tokenRoutes(context),

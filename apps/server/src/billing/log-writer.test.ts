@@ -9,7 +9,7 @@ import { migrateLogs } from '../db/migrations/migrate.ts'
 import { dayOf, SECONDS_PER_DAY } from '../db/repositories/log-totals.ts'
 import type { LogSchema, NewLog } from '../db/schema.ts'
 import type { SqliteWriteThread } from '../db/sqlite-write-thread.ts'
-import type { ChargeQueue } from './ledger/ledger.ts'
+import type { ChargeQueue } from './ledger/ledger-types.ts'
 import { LogWriter, ROWS_PER_QUIET_SQLITE_TRANSACTION, ROWS_PER_SQLITE_TRANSACTION } from './log-writer.ts'
 
 const FIRST_DAY = dayOf(1_700_000_000) * SECONDS_PER_DAY

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely'
 import { insertLogsWithTotals } from '../db/repositories/log-totals.ts'
 import type { LogSchema, NewLog } from '../db/schema.ts'
 import { SqliteWriteThread } from '../db/sqlite-write-thread.ts'
-import type { ChargeQueue, SharedWriter } from './ledger/ledger.ts'
+import type { ChargeQueue, SharedWriter } from './ledger/ledger-types.ts'
 import { LOG_STATEMENTS, logBatch } from './sqlite-log-statements.ts'
 
 /** Rows per query-builder INSERT: 200 rows of 16 columns stay far below every bound-parameter limit. */

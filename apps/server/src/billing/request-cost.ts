@@ -209,12 +209,22 @@ function chargeForUsage(
   const quota = computeTextQuota({
     promptTokens,
     completionTokens,
-    cachedTokens: hasUsage ? usage.cachedTokens : 0,
+    ...(hasUsage ? cacheFields(usage) : {}),
     modelRatio,
     completionRatio,
     groupRatio,
   })
   return { quota, promptTokens, completionTokens, estimated: promptMissing || completionMissing }
+}
+
+/** The prompt cache's reads and writes of a usage, at the provider's prices when it says them. */
+function cacheFields(usage: Usage) {
+  return {
+    cachedTokens: usage.cachedTokens,
+    cachedRatio: usage.cacheReadRatio,
+    cacheWriteTokens: usage.cacheWriteTokens,
+    cacheWriteRatio: usage.cacheWriteRatio,
+  }
 }
 
 /** True when the upstream reported its input and output tokens apart (not only a total). */
@@ -228,7 +238,7 @@ function tokenCharge(input: CostInput, usage: Usage): Charge {
   const quota = computeTextQuota({
     promptTokens: usage.promptTokens,
     completionTokens: usage.completionTokens,
-    cachedTokens: usage.cachedTokens,
+    ...cacheFields(usage),
     modelRatio,
     completionRatio,
     groupRatio,

@@ -1,7 +1,9 @@
+import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SECONDS_PER_DAY } from '../db/repositories/log-totals.ts'
 import { insertLogs, systemLog } from '../db/repositories/logs-repository.ts'
 import {
+  backfillUsageFromDaily,
   COUNT_COLUMNS,
   USAGE_KEYS,
   USAGE_TABLES,
@@ -185,6 +187,15 @@ describe.each(testDialects())('usage rollups on %s', (dialect) => {
     expect(errors.reduce((total, row) => total + Number(row.error_count), 0)).toBe(failedAttempts)
     expect(errors.some((row) => row.channel_id === servingChannel)).toBe(false)
     await expectRollupsMatchLogs(fixture, errors)
+  })
+
+  it('the upgrade fills the per-model and per-channel user tables from usage_daily, errors included', async () => {
+    const tables = ['usage_daily_model_users', 'usage_daily_channel_users'] as const
+    const kept = await Promise.all(tables.map((table) => tableRows(fixture, table)))
+    expect(kept.every((rows) => rows.some((row) => Number(row.error_count) > 0))).toBe(true)
+    // What migration 0005 does to a database whose usage_daily was filled before the tables existed.
+    await backfillUsageFromDaily(fixture.server.context.logDb as Kysely<unknown>, tables)
+    expect(await Promise.all(tables.map((table) => tableRows(fixture, table)))).toEqual(kept)
   })
 
   it('still equals the GROUP BY after the administrator clears logs up to the middle of a day', async () => {

@@ -3,18 +3,25 @@ import type { AppContext } from '../app-context.ts'
 import { rebuildAbilities } from '../db/repositories/abilities-repository.ts'
 import { findChannelById } from '../db/repositories/channels-repository.ts'
 import { BusTopic } from '../platform/bus-topics.ts'
+import type { RelayServices } from '../relay/relay-services.ts'
 
 /*
  * Channel status changes and their announcements, shared by the management routes (admin/) and the
  * relay's automatic disabling and enabling (relay/), so that neither imports the other.
  */
 
+/** What announcing a channel change needs: the bus, and this node's routing index. */
+export type AnnounceDependencies = Pick<AppContext, 'bus'> & { relay: Pick<RelayServices, 'router'> }
+
+/** What a status change needs: the channel tables, the announcements and the failure accounting. */
+export type StatusMoveDependencies = AnnounceDependencies & Pick<AppContext, 'db' | 'channelHealth'>
+
 /**
  * Tells every node, and answers once this node routes by the change: the routing index reloads
  * shortly after an announcement (coalescing bursts), and a channel disabled through the API was
  * still picked by this node for about 20 ms after the API had answered.
  */
-export async function announceChannels(context: AppContext, ids: readonly number[]): Promise<void> {
+export async function announceChannels(context: AnnounceDependencies, ids: readonly number[]): Promise<void> {
   for (const id of ids) await context.bus.publish(BusTopic.channelChanged, String(id), `channel #${id}`)
   await context.relay.router.settled()
 }
@@ -25,7 +32,10 @@ export async function announceChannels(context: AppContext, ids: readonly number
  * CHANNEL_DISABLE_FAILURE_COUNT new ones. Its cool-down ends on every node too: it kept a channel
  * an administrator had just tested and enabled again out of use for up to 5 minutes.
  */
-export async function forgetChannelFailures(context: AppContext, id: number): Promise<void> {
+export async function forgetChannelFailures(
+  context: Pick<AppContext, 'bus' | 'channelHealth'>,
+  id: number,
+): Promise<void> {
   await context.channelHealth?.channelEnabled(id)
   await context.bus.publish(BusTopic.channelHealthy, String(id), `channel #${id}`)
 }
@@ -39,7 +49,7 @@ export async function forgetChannelFailures(context: AppContext, id: number): Pr
  * reloads its routing index.
  */
 export async function moveChannelStatus(
-  context: AppContext,
+  context: StatusMoveDependencies,
   id: number,
   from: number,
   to: number,

@@ -18,6 +18,9 @@ interface RequestSeries {
   overhead: HistogramSeries
 }
 
+/** The status a request is counted under when its client left before it was served (nginx's). */
+export const CLIENT_CLOSED_REQUEST = 499
+
 /** Prometheus metrics of the relay, per channel and model, including the gateway's own overhead. */
 export class RelayMetrics {
   readonly registry = new MetricsRegistry()
@@ -91,6 +94,11 @@ export class RelayMetrics {
     bundle.duration.observe(totalSeconds)
     bundle.upstream.observe(upstreamSeconds)
     bundle.overhead.observe(totalSeconds - upstreamSeconds)
+  }
+
+  /** A request refused before any channel was tried (auth, quota, a bad body, no channel). */
+  recordRefused(mode: string, status: number, totalSeconds: number): void {
+    this.recordRequest('none', 'none', mode, status, totalSeconds, 0)
   }
 
   recordRetry(channel: string, model: string): void {

@@ -176,10 +176,9 @@ describe.each(testDialects())('stream beginnings and ends on %s', (dialect) => {
     30_000,
   )
 
-  // Skipped: the test itself passes, but afterwards the gateway's close (Fastify's app.close) never
-  // finishes, so the file's afterAll times out. Open bug, seen since the undici transport: a client
-  // that leaves while the opening chunk is held back leaves something the server close waits for.
-  it.skip('charges nothing to a client that left while only the opening chunk had come', async () => {
+  // The client here is Node's fetch: after the abort it opens a connection it sends nothing on,
+  // which the gateway's close used to wait for (http/open-connections.ts).
+  it('charges nothing to a client that left while only the opening chunk had come', async () => {
     // The opening chunk was held back, so the client got nothing; it was billed all the same.
     const token = await fixture.createToken({ remain_quota: 1_000_000 })
     const channel = await fixture.addChannel({ models: ['se-left-early'], key: 'sk-se-left-early' })

@@ -11,6 +11,15 @@ export interface FakeProfile {
 
 type Provider = 'github' | 'lark' | 'wechat'
 
+const AUTHORIZE_PAGES: Record<string, Provider> = {
+  '/login/oauth/authorize': 'github',
+  '/open-apis/authen/v1/authorize': 'lark',
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
+}
+
 export const FAKE_CLIENT = {
   id: 'fake-client-id',
   secret: 'fake-client-secret',
@@ -26,12 +35,18 @@ export const FAKE_CLIENT = {
  *   `{code, error: 'invalid_grant'}`), GET /suite/passport/oauth/userinfo (Bearer; `{sub, open_id, name,
  *   en_name, email}`).
  * - WeChat server: GET /api/wechat/user?code= (`Authorization: <token>`; `{success, message, data}`).
+ * - The authorize pages a browser is sent to (GitHub GET /login/oauth/authorize, Lark GET
+ *   /open-apis/authen/v1/authorize): a form that asks which account to be, then redirects to the
+ *   app's callback (`redirect_uri`, or the callback URL registered for GitHub) with `code` and `state`.
  * Codes are single use and may be issued already expired.
  */
 export class FakeOAuthProviders {
   readonly requests: Array<{ path: string; body: string }> = []
   private readonly codes = new Map<string, { provider: Provider; profile: FakeProfile; expired: boolean }>()
   private readonly tokens = new Map<string, { provider: Provider; profile: FakeProfile }>()
+
+  /** The callback URL registered for the GitHub app (GitHub sends the browser there). */
+  githubCallbackUrl = ''
 
   private constructor(private readonly server: Server) {}
 
@@ -90,6 +105,8 @@ export class FakeOAuthProviders {
       if ((request.headers['content-type'] ?? '').includes('json')) return JSON.parse(body || '{}')
       return Object.fromEntries(new URLSearchParams(body))
     }
+    const authorizePage = AUTHORIZE_PAGES[url.pathname]
+    if (authorizePage) return this.authorize(authorizePage, request.method, url, body, response)
     if (request.method === 'POST' && url.pathname === '/login/oauth/access_token') {
       const form = input()
       const entry = this.takeCode('github', form.code)
@@ -164,6 +181,52 @@ export class FakeOAuthProviders {
       return send(200, { success: true, message: '', data: entry.profile.id })
     }
     send(404, { message: 'Not Found' })
+  }
+
+  /**
+   * The provider's consent page: GET shows a form (the account to be, as login), POST issues a code
+   * for it and redirects back with the state.
+   */
+  private authorize(
+    provider: Provider,
+    method: string | undefined,
+    url: URL,
+    body: string,
+    response: ServerResponse,
+  ): undefined {
+    const query = method === 'POST' ? new URLSearchParams(body) : url.searchParams
+    const clientId = query.get('client_id') ?? ''
+    const callback = query.get('redirect_uri') || (provider === 'github' ? this.githubCallbackUrl : '')
+    if (clientId !== FAKE_CLIENT.id || !callback) {
+      response.writeHead(400, { 'content-type': 'text/plain' })
+      response.end('unknown client_id or no redirect_uri')
+      return
+    }
+    if (method === 'POST') {
+      const login = query.get('login') || 'octocat'
+      const code = this.issueCode(provider, {
+        id: login,
+        name: login,
+        email: query.get('email') || undefined,
+      })
+      const back = new URL(callback)
+      back.searchParams.set('code', code)
+      back.searchParams.set('state', query.get('state') ?? '')
+      response.writeHead(302, { location: back.href })
+      response.end()
+      return
+    }
+    const hidden = ['client_id', 'state', 'redirect_uri', 'scope']
+      .map((name) => `<input type="hidden" name="${name}" value="${escapeHtml(query.get(name) ?? '')}">`)
+      .join('')
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+    response.end(
+      `<!doctype html><html lang="en"><head><title>Authorize application</title></head><body><main>` +
+        `<h1>Authorize application (${provider})</h1><form method="post" action="${url.pathname}">${hidden}` +
+        '<label>Account login <input name="login" required></label> ' +
+        '<label>Email <input name="email" type="email"></label> ' +
+        '<button type="submit">Authorize</button></form></main></body></html>',
+    )
   }
 
   close(): Promise<void> {

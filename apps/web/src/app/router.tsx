@@ -54,6 +54,19 @@ const routes: RouteObject[] = [
             path: 'oauth/lark',
             lazy: page(() => import('@/features/auth/pages/lark-callback-page.tsx'), 'LarkCallbackPage'),
           },
+          {
+            path: 'oauth/oidc',
+            lazy: page(() => import('@/features/auth/pages/oidc-callback-page.tsx'), 'OidcCallbackPage'),
+          },
+          {
+            path: 'reset',
+            lazy: page(() => import('@/features/auth/pages/forgot-password-page.tsx'), 'ForgotPasswordPage'),
+          },
+          {
+            // The link of the password reset mail.
+            path: 'user/reset',
+            lazy: page(() => import('@/features/auth/pages/reset-landing-page.tsx'), 'ResetLandingPage'),
+          },
           { path: 'chat', lazy: page(() => import('@/features/chat/pages/chat-page.tsx'), 'ChatPage') },
           {
             element: <RequireSignIn />,
@@ -71,6 +84,10 @@ const routes: RouteObject[] = [
                 lazy: page(() => import('@/features/tokens/pages/token-form-page.tsx'), 'TokenFormPage'),
               },
               { path: 'log', lazy: page(() => import('@/features/logs/pages/logs-page.tsx'), 'LogsPage') },
+              {
+                path: 'topup',
+                lazy: page(() => import('@/features/redemptions/pages/top-up-page.tsx'), 'TopUpPage'),
+              },
               {
                 path: 'setting',
                 lazy: page(() => import('@/features/settings/pages/settings-page.tsx'), 'SettingsPage'),

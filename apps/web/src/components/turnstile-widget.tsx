@@ -3,7 +3,10 @@ import { useEffect, useRef } from 'react'
 const SCRIPT_URL = 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit'
 
 interface TurnstileApi {
-  render(container: HTMLElement, options: { sitekey: string; callback: (token: string) => void }): string
+  render(
+    container: HTMLElement,
+    options: { sitekey: string; size: TurnstileSize; callback: (token: string) => void },
+  ): string
   remove(widgetId: string): void
 }
 
@@ -11,6 +14,13 @@ declare global {
   interface Window {
     turnstile?: TurnstileApi
   }
+}
+
+/** Turnstile's two widget sizes: normal 300x65 px, compact 130x120 px (for narrow places). */
+export type TurnstileSize = 'normal' | 'compact'
+const DIMENSIONS: Record<TurnstileSize, { width: number; height: number }> = {
+  normal: { width: 300, height: 65 },
+  compact: { width: 130, height: 120 },
 }
 
 let scriptPromise: Promise<TurnstileApi> | undefined
@@ -31,13 +41,15 @@ function loadTurnstile(): Promise<TurnstileApi> {
   return scriptPromise
 }
 
-/** The bot-challenge widget (300x65 px, Turnstile's normal size); reports its token through onVerify. */
+/** The bot-challenge widget; reports its token through onVerify. */
 export function TurnstileWidget({
   siteKey,
   onVerify,
+  size = 'normal',
 }: {
   siteKey: string
   onVerify: (token: string) => void
+  size?: TurnstileSize
 }) {
   const container = useRef<HTMLDivElement>(null)
   const verify = useRef(onVerify)
@@ -50,6 +62,7 @@ export function TurnstileWidget({
         if (cancelled || !container.current) return
         widgetId = turnstile.render(container.current, {
           sitekey: siteKey,
+          size,
           callback: (token) => verify.current(token),
         })
       })
@@ -60,6 +73,6 @@ export function TurnstileWidget({
       cancelled = true
       if (widgetId) window.turnstile?.remove(widgetId)
     }
-  }, [siteKey])
-  return <div ref={container} style={{ width: 300, height: 65 }} data-testid="turnstile" />
+  }, [siteKey, size])
+  return <div ref={container} style={DIMENSIONS[size]} data-testid="turnstile" data-size={size} />
 }

@@ -2,7 +2,6 @@ import i18next, { type ParseKeys } from 'i18next'
 import { initReactI18next } from 'react-i18next'
 import { readItem, StorageKey, writeItem } from '@/lib/local-storage.ts'
 import en from './en.json'
-import zh from './zh.json'
 
 /** A key of the translation catalogue; the compiler refuses any other string. */
 export type TranslationKey = ParseKeys
@@ -26,9 +25,14 @@ function detectLanguage(): LanguageCode {
 
 export const i18n = i18next.createInstance()
 
+// English is the fallback and ships with the console; other catalogues load when chosen.
+const catalogues: Record<Exclude<LanguageCode, 'en'>, () => Promise<{ default: typeof en }>> = {
+  zh: () => import('./zh.json'),
+}
+
 void i18n.use(initReactI18next).init({
-  resources: { en: { translation: en }, zh: { translation: zh } },
-  lng: detectLanguage(),
+  resources: { en: { translation: en } },
+  lng: 'en',
   fallbackLng: 'en',
   // React escapes text itself.
   interpolation: { escapeValue: false },
@@ -36,10 +40,19 @@ void i18n.use(initReactI18next).init({
   showSupportNotice: false,
 })
 
-document.documentElement.lang = i18n.language
+async function switchLanguage(language: LanguageCode): Promise<void> {
+  if (language !== 'en' && !i18n.hasResourceBundle(language, 'translation')) {
+    const catalogue = await catalogues[language]()
+    i18n.addResourceBundle(language, 'translation', catalogue.default)
+  }
+  document.documentElement.lang = language
+  await i18n.changeLanguage(language)
+}
+
+/** Resolves once the detected language's catalogue is loaded: the console renders after it. */
+export const i18nReady: Promise<void> = switchLanguage(detectLanguage()).catch(() => {})
 
 export function changeLanguage(language: LanguageCode): void {
   writeItem(StorageKey.language, language)
-  document.documentElement.lang = language
-  void i18n.changeLanguage(language)
+  void switchLanguage(language)
 }

@@ -13,6 +13,18 @@ export interface Usage {
   readonly cachedTokens: number
   /** Completion tokens spent on hidden reasoning (a subset of completionTokens). */
   readonly reasoningTokens: number
+  /**
+   * Prompt tokens written to the provider's prompt cache (a subset of promptTokens, apart from
+   * cachedTokens): Anthropic's cache_creation_input_tokens, priced above ordinary input.
+   */
+  readonly cacheWriteTokens?: number
+  /**
+   * The provider's price of a cached (read) prompt token relative to an ordinary one, when the
+   * adaptor knows it (Anthropic: 0.1); the billing default otherwise.
+   */
+  readonly cacheReadRatio?: number
+  /** The provider's price of a prompt token written to its cache, relative to an ordinary one. */
+  readonly cacheWriteRatio?: number
   readonly totalTokens: number
   /** Set when the upstream reported no prompt count and none follows from its total: count locally. */
   readonly promptMissing?: true

@@ -1,25 +1,67 @@
 /**
- * The shared conformance suite every adaptor must pass: text, tools, a stream
- * with usage, and the mapping of upstream 4xx/429/5xx replies. Call it from an adaptor's test file.
- * Stream output is checked in OpenAI's chunk format, which native adaptors convert to.
+ * The shared conformance suite every adaptor must pass, OpenAI-compatible included: what it sends
+ * upstream for a plain, a system-prompted, a multi-turn, an image and a tool request; what an
+ * OpenAI client gets back for text, a tool call, an empty and a filtered answer (checked against
+ * OpenAI's published schema); streams of text and of a tool call, with and without the usage
+ * chunk, and one cut short; and the mapping of 400/401/404/429/5xx for retry and channel disabling.
+ * Fixtures are the provider's documented wire bodies, stored beside the adaptor.
  */
 import { describe, expect, it } from 'vitest'
-import type { Adaptor, ChannelCredentials, ParsedResponse, RelayRequest, UpstreamError } from '../adaptor.ts'
+import type { Adaptor, ChannelCredentials, RelayRequest } from '../adaptor.ts'
 import type { Usage } from '../shared/usage.ts'
-import { splitEvery } from './fixtures.ts'
+import {
+  assembled,
+  build,
+  chatCompletionOf,
+  failed,
+  headersOf,
+  parsed,
+  type RecordedReply,
+  replayStream,
+} from './conformance-replay.ts'
 
-export interface RecordedReply {
-  readonly status: number
-  readonly headers?: Record<string, string>
-  readonly body: Buffer
+export type { RecordedReply }
+
+/** A request and what the upstream must be sent for it (a subset of the upstream's JSON body). */
+export interface SentCase {
+  readonly request: RelayRequest
+  readonly sent: Record<string, unknown>
+}
+
+/** What the client must get: text, the tool called, the finish reason and the usage billed. */
+export interface Answer {
+  readonly text?: string
+  readonly reasoning?: string
+  readonly tool?: { name: string; arguments: Record<string, unknown> }
+  readonly finishReason: string
+  /** The usage billed (the fields given are compared). */
+  readonly usage: Partial<Usage> & Pick<Usage, 'totalTokens'>
+}
+
+export interface AnswerCase {
+  readonly request: RelayRequest
+  readonly reply: RecordedReply
+  readonly answer: Answer
+  /** What the upstream must be sent for it, when the case checks that too. */
+  readonly sent?: Record<string, unknown>
 }
 
 export interface ConformanceFixtures {
   readonly channel: ChannelCredentials
-  readonly text: { request: RelayRequest; reply: RecordedReply; usage: Usage; text: string }
-  readonly tools: { request: RelayRequest; reply: RecordedReply; toolName: string; usage: Usage }
-  /** `request` must be a stream request whose client did not ask for usage. */
-  readonly stream: { request: RelayRequest; reply: RecordedReply; usage: Usage; text: string }
+  /** The header that carries the channel's key upstream, and its value. */
+  readonly auth: readonly [name: string, value: string]
+  readonly plain: SentCase
+  readonly system: SentCase
+  readonly multiTurn: SentCase
+  readonly image: SentCase
+  readonly tools: SentCase
+  readonly text: AnswerCase
+  readonly toolCall: AnswerCase
+  readonly empty: AnswerCase
+  readonly filtered: AnswerCase
+  /** Stream requests whose client did not ask for usage. */
+  readonly stream: AnswerCase
+  readonly streamedToolCall: AnswerCase
   readonly errors: {
     badRequest: RecordedReply
     unauthorized: RecordedReply
@@ -29,83 +71,102 @@ export interface ConformanceFixtures {
   }
 }
 
-const build = (adaptor: Adaptor, request: RelayRequest, channel: ChannelCredentials) => {
-  const built = adaptor.buildRequest(request, channel)
-  if (built.kind !== 'request') throw new Error(`buildRequest failed: ${built.message}`)
-  return built
+const sentBody = (adaptor: Adaptor, fixtures: ConformanceFixtures, testCase: SentCase) => {
+  const built = build(adaptor, testCase.request, fixtures.channel)
+  expect(built.method).toBe('POST')
+  expect(() => new URL(built.url)).not.toThrow()
+  expect(built.headers[fixtures.auth[0]]).toBe(fixtures.auth[1])
+  return JSON.parse(String(built.body))
 }
 
-const parsed = (result: ParsedResponse | UpstreamError): ParsedResponse => {
-  if (result.kind !== 'response') throw new Error(`parseResponse failed: ${result.message}`)
-  return result
+function expectAnswer(adaptor: Adaptor, testCase: AnswerCase) {
+  const { reply, answer } = testCase
+  const result = parsed(adaptor.parseResponse({ ...reply, headers: headersOf(reply) }, testCase.request))
+  expect(result.usage).toMatchObject(answer.usage)
+  const completion = chatCompletionOf(result)
+  // biome-ignore lint/suspicious/noExplicitAny: a parsed answer, checked field by field below
+  const choice = (completion.choices as Record<string, any>[])[0]!
+  expect(choice.finish_reason).toBe(answer.finishReason)
+  if (answer.text !== undefined) expect(choice.message.content ?? '').toBe(answer.text)
+  if (answer.reasoning !== undefined) expect(choice.message.reasoning_content).toBe(answer.reasoning)
+  if (answer.tool) {
+    expect(choice.message.tool_calls[0].function.name).toBe(answer.tool.name)
+    expect(JSON.parse(choice.message.tool_calls[0].function.arguments)).toEqual(answer.tool.arguments)
+  }
+  expect((completion.usage as Record<string, number>).total_tokens).toBe(answer.usage.totalTokens)
 }
 
-const failed = (result: ParsedResponse | UpstreamError): UpstreamError => {
-  if (result.kind !== 'error') throw new Error('expected an error')
-  return result
-}
-
-const headersOf = (reply: RecordedReply) => ({ 'content-type': 'application/json', ...reply.headers })
-
-/** Runs the stream through the adaptor's transformer in pieces of `size` bytes. */
-function replayStream(adaptor: Adaptor, fixtures: ConformanceFixtures, request: RelayRequest, size: number) {
-  const built = build(adaptor, request, fixtures.channel)
-  const transformer = adaptor.createStreamTransformer(request, built)
-  let output = ''
-  for (const piece of splitEvery(fixtures.stream.reply.body, size)) output += transformer.push(piece)
-  output += transformer.finish()
-  const events = output
-    .split('\n\n')
-    .filter((event) => event !== '')
-    .map((event) => event.replace(/^data: /, ''))
-  return { transformer, events, built }
+function expectStream(adaptor: Adaptor, fixtures: ConformanceFixtures, testCase: AnswerCase) {
+  const { answer } = testCase
+  if (testCase.sent) expect(sentBody(adaptor, fixtures, testCase as SentCase)).toMatchObject(testCase.sent)
+  for (const size of [1, 7, 64, 100_000]) {
+    const replay = replayStream(adaptor, fixtures.channel, testCase.request, testCase.reply.body, size)
+    expect(replay.events.at(-1)).toBe('[DONE]')
+    expect(replay.events.filter((event) => event === '[DONE]')).toHaveLength(1)
+    // The client did not ask for usage: no usage-only chunk reaches it.
+    expect(replay.chunks.every((chunk) => (chunk.choices as unknown[]).length > 0)).toBe(true)
+    const result = assembled(replay.chunks)
+    if (answer.text !== undefined) expect(result.text).toBe(answer.text)
+    if (answer.tool) {
+      expect(result.tools[0]?.name).toBe(answer.tool.name)
+      expect(JSON.parse(result.tools[0]!.arguments)).toEqual(answer.tool.arguments)
+    }
+    expect(result.finishReason).toBe(answer.finishReason)
+    expect(replay.transformer.usage).toMatchObject(answer.usage)
+    expect(replay.transformer.upstreamCompleted).toBe(true)
+    expect(replay.transformer.answered).toBe(true)
+  }
 }
 
 export function runAdaptorConformance(adaptor: Adaptor, fixtures: ConformanceFixtures): void {
   describe(`adaptor conformance: ${adaptor.name}`, () => {
-    it('relays a text completion with its usage and the upstream bytes untouched', () => {
-      const built = build(adaptor, fixtures.text.request, fixtures.channel)
-      expect(built.method).toBe('POST')
-      expect(() => new URL(built.url)).not.toThrow()
-      const reply = fixtures.text.reply
-      const result = parsed(
-        adaptor.parseResponse({ ...reply, headers: headersOf(reply) }, fixtures.text.request),
-      )
-      expect(result.usage).toEqual(fixtures.text.usage)
-      expect(JSON.stringify(JSON.parse(result.body.toString()))).toContain(JSON.stringify(fixtures.text.text))
+    it('sends a plain request with the mapped model and the channel key', () => {
+      expect(sentBody(adaptor, fixtures, fixtures.plain)).toMatchObject(fixtures.plain.sent)
     })
 
-    it('sends the tools upstream and returns the tool call', () => {
-      const built = build(adaptor, fixtures.tools.request, fixtures.channel)
-      expect(String(built.body)).toContain(fixtures.tools.toolName)
-      const reply = fixtures.tools.reply
-      const result = parsed(
-        adaptor.parseResponse({ ...reply, headers: headersOf(reply) }, fixtures.tools.request),
-      )
-      expect(result.usage).toEqual(fixtures.tools.usage)
-      expect(result.body.toString()).toContain(fixtures.tools.toolName)
+    it('sends the system prompt where the provider takes it', () => {
+      expect(sentBody(adaptor, fixtures, fixtures.system)).toMatchObject(fixtures.system.sent)
     })
 
-    it('asks for stream usage, keeps it from a client that did not ask, and ends with one [DONE]', () => {
-      for (const size of [1, 7, 64, 100_000]) {
-        const { transformer, events, built } = replayStream(adaptor, fixtures, fixtures.stream.request, size)
-        expect(JSON.parse(String(built.body)).stream_options?.include_usage).toBe(true)
-        expect(events.at(-1)).toBe('[DONE]')
-        expect(events.filter((event) => event === '[DONE]')).toHaveLength(1)
-        const chunks = events.slice(0, -1).map((event) => JSON.parse(event))
-        expect(chunks.every((chunk) => chunk.choices.length > 0)).toBe(true)
-        expect(transformer.usage).toEqual(fixtures.stream.usage)
-        expect(transformer.completionText).toBe(fixtures.stream.text)
-        expect(transformer.upstreamCompleted).toBe(true)
-      }
+    it('sends every turn of a conversation, in order', () => {
+      expect(sentBody(adaptor, fixtures, fixtures.multiTurn)).toMatchObject(fixtures.multiTurn.sent)
     })
+
+    it('sends image input', () => {
+      expect(sentBody(adaptor, fixtures, fixtures.image)).toMatchObject(fixtures.image.sent)
+    })
+
+    it('sends the tools and the tool choice', () => {
+      expect(sentBody(adaptor, fixtures, fixtures.tools)).toMatchObject(fixtures.tools.sent)
+    })
+
+    it('returns a text answer with its usage', () => expectAnswer(adaptor, fixtures.text))
+    it('returns a tool call', () => expectAnswer(adaptor, fixtures.toolCall))
+    it('returns an empty answer as an answer', () => expectAnswer(adaptor, fixtures.empty))
+    it('returns a filtered answer with finish reason content_filter', () =>
+      expectAnswer(adaptor, fixtures.filtered))
+
+    it('streams text chunks, keeps usage from a client that did not ask, ends with one [DONE]', () =>
+      expectStream(adaptor, fixtures, fixtures.stream))
+
+    it('streams a tool call', () => expectStream(adaptor, fixtures, fixtures.streamedToolCall))
 
     it('forwards the usage chunk to a client that asked for it', () => {
       const request = { ...fixtures.stream.request, clientWantsUsage: true }
-      const { events } = replayStream(adaptor, fixtures, request, 13)
+      const { events } = replayStream(adaptor, fixtures.channel, request, fixtures.stream.reply.body, 13)
       const last = JSON.parse(events.at(-2) as string)
       expect(last.choices).toEqual([])
-      expect(last.usage.total_tokens).toBe(fixtures.stream.usage.totalTokens)
+      expect(last.usage.total_tokens).toBe(fixtures.stream.answer.usage.totalTokens)
+    })
+
+    it('passes on what a cut stream carried and never closes it as complete', () => {
+      const bytes = fixtures.stream.reply.body
+      // Cut between two events, past the answer's first content.
+      const half = bytes.subarray(0, bytes.indexOf('\n\n', Math.floor(bytes.length / 2)) + 2)
+      const replay = replayStream(adaptor, fixtures.channel, fixtures.stream.request, half, 5, false)
+      expect(replay.events).not.toContain('[DONE]')
+      expect(replay.transformer.upstreamCompleted).toBe(false)
+      expect(replay.chunks.length).toBeGreaterThan(0)
     })
 
     it('maps upstream errors for retry and channel disabling', () => {

@@ -71,7 +71,7 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
       handler: async (request) => {
         const user = currentUser(request)
         const accessToken = randomHex32()
-        await db.updateTable('users').set({ access_token: accessToken }).where('id', '=', user.id).execute()
+        await updateUserFields(db, user.id, { access_token: accessToken })
         return ok(accessToken)
       },
     },
@@ -84,7 +84,7 @@ export function selfRoutes(context: AppContext): RouteDefinition[] {
         const user = currentUser(request)
         if (user.aff_code) return ok(user.aff_code)
         const affCode = await uniqueAffCode(context)
-        await db.updateTable('users').set({ aff_code: affCode }).where('id', '=', user.id).execute()
+        await updateUserFields(db, user.id, { aff_code: affCode })
         return ok(affCode)
       },
     },

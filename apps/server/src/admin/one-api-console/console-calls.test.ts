@@ -17,6 +17,7 @@ export const CONSOLE_CALLS = [
   'GET /api/user/self',
   'GET /api/user/token',
   'GET /api/option/ (as a normal user: refused with 200)',
+  'GET /api/option/ (price tables whole), then PUT /api/option/ (ModelRatio)',
   'GET /api/token/?p=0',
   'POST /api/token/',
   'PUT /api/token/?status_only=1',
@@ -122,6 +123,31 @@ describe("one-api's console against this server", () => {
     const response = await member.get('/api/option/')
     expect(response.status).toBe(200)
     expect(response.body).toEqual({ success: false, message: expect.any(String) })
+  })
+
+  call('GET /api/option/ (price tables whole), then PUT /api/option/ (ModelRatio)', async () => {
+    // The console's operation settings list the price tables as pretty-printed JSON to edit, and
+    // save one back whole as a JSON string.
+    const options = async () =>
+      new Map(
+        ((await root.get('/api/option/')).body.data as Array<{ key: string; value: string }>).map((entry) => [
+          entry.key,
+          entry.value,
+        ]),
+      )
+    const listed = await options()
+    const modelRatio = JSON.parse(listed.get('ModelRatio') ?? '{}')
+    expect(modelRatio).toMatchObject({ 'gpt-4o': expect.any(Number), 'gpt-3.5-turbo': expect.any(Number) })
+    expect(Object.keys(JSON.parse(listed.get('CompletionRatio') ?? '{}')).length).toBeGreaterThan(0)
+    expect(JSON.parse(listed.get('GroupRatio') ?? '{}')).toEqual({ default: 1, vip: 1, svip: 1 })
+    const edited = JSON.stringify({ ...modelRatio, 'console-model': 7 }, null, 2)
+    const saved = await root.put('/api/option/', { key: 'ModelRatio', value: edited })
+    expect(saved.status).toBe(200)
+    expect(saved.body).toMatchObject({ success: true })
+    expect(JSON.parse((await options()).get('ModelRatio') ?? '{}')).toEqual({
+      ...modelRatio,
+      'console-model': 7,
+    })
   })
 
   call('GET /api/token/?p=0', async () => {

@@ -1,4 +1,6 @@
+import { DEFAULT_COMPLETION_RATIOS, DEFAULT_MODEL_RATIOS } from '@one-api/contracts/pricing-defaults'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { resolvePricing } from '../../billing/pricing/resolve-pricing.ts'
 import { ApiClient, outcome, REFUSED, registerAndLogin } from '../../testing/http-client.ts'
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../testing/test-app.ts'
 import { REDIS_URL, testDialects } from '../../testing/test-databases.ts'
@@ -62,9 +64,44 @@ describe.each(testDialects())('options on %s', (dialect) => {
       'https://gateway.example.com',
     )
     await root.put('/api/option/', { key: 'ModelRatio', value: '{"my-model": 1.5}' })
-    expect(JSON.parse((await optionValue('ModelRatio')) ?? '{}')).toEqual({ 'my-model': 1.5 })
+    expect(JSON.parse((await optionValue('ModelRatio')) ?? '{}')).toMatchObject({ 'my-model': 1.5 })
     await root.put('/api/option/', { key: 'SystemName', value: 'My Gateway' })
     expect((await new ApiClient(server.baseUrl).get('/api/status')).body.data.system_name).toBe('My Gateway')
+  })
+
+  it('lists ModelRatio and CompletionRatio as the whole table in force, built-in prices included', async () => {
+    // Before, they were listed as the stored override layer ('{}' on a fresh database), so
+    // one-api's console showed an empty price table.
+    const table = async (key: string) => JSON.parse((await optionValue(key)) ?? '{}')
+    const completion = await table('CompletionRatio')
+    expect(completion).toEqual({ ...DEFAULT_COMPLETION_RATIOS, ...completion })
+    expect(Object.keys(completion).length).toBeGreaterThanOrEqual(
+      Object.keys(DEFAULT_COMPLETION_RATIOS).length,
+    )
+    expect(completion['deepseek-chat']).toBe(DEFAULT_COMPLETION_RATIOS['deepseek-chat'])
+
+    // A table saved without a built-in model: the model keeps its built-in price, listed and billed.
+    await root.put('/api/option/', { key: 'ModelRatio', value: '{"my-model": 1.5, "gpt-4o-mini": 0.2}' })
+    const models = await table('ModelRatio')
+    expect(models).toEqual({ ...DEFAULT_MODEL_RATIOS, 'my-model': 1.5, 'gpt-4o-mini': 0.2 })
+    const price = (model: string) =>
+      resolvePricing(model, undefined, 'default', {
+        modelRatios: server.context.options.ratios('ModelRatio'),
+      })
+    expect(price('gpt-4o')?.modelRatio).toBe(DEFAULT_MODEL_RATIOS['gpt-4o'])
+    expect(price('gpt-4o-mini')?.modelRatio).toBe(0.2)
+
+    // Saving the table as listed, with one price changed, changes that price alone.
+    await root.put('/api/option/', { key: 'ModelRatio', value: JSON.stringify({ ...models, 'gpt-4o': 3 }) })
+    expect(await table('ModelRatio')).toEqual({ ...models, 'gpt-4o': 3 })
+    expect(price('gpt-4o')?.modelRatio).toBe(3)
+    expect(price('my-model')?.modelRatio).toBe(1.5)
+
+    // GroupRatio has no built-in prices beyond its default: a saved table is the whole table.
+    await root.put('/api/option/', { key: 'GroupRatio', value: '{"default": 1, "partner": 0.5}' })
+    expect(await table('GroupRatio')).toEqual({ default: 1, partner: 0.5 })
+    await root.put('/api/option/', { key: 'GroupRatio', value: '{"default": 1, "vip": 1, "svip": 1}' })
+    await root.put('/api/option/', { key: 'ModelRatio', value: '{"my-model": 1.5}' })
   })
 
   it("refuses bad values with one-api's messages and keeps the old value", async () => {
@@ -86,7 +123,7 @@ describe.each(testDialects())('options on %s', (dialect) => {
       expect(outcome(response), JSON.stringify(body)).toEqual(REFUSED)
       expect(response.body.message).toMatch(message)
     }
-    expect(JSON.parse((await optionValue('ModelRatio')) ?? '{}')).toEqual({ 'my-model': 1.5 })
+    expect(JSON.parse((await optionValue('ModelRatio')) ?? '{}')).toMatchObject({ 'my-model': 1.5 })
     expect(await optionValue('RetryTimes')).toBe('0')
     const malformed = await root.request('PUT', '/api/option/', { raw: '{"key":' })
     expect(outcome(malformed)).toEqual(REFUSED)

@@ -20,7 +20,9 @@ export function statusRoutes(context: AppContext): RouteDefinition[] {
     email_verification: options.boolean('EmailVerificationEnabled'),
     github_oauth: options.boolean('GitHubOAuthEnabled'),
     github_client_id: options.get('GitHubClientId'),
+    github_oauth_url: context.config.GITHUB_OAUTH_URL.replace(/\/+$/, ''),
     lark_client_id: options.get('LarkClientId'),
+    lark_oauth_url: context.config.LARK_OPEN_API_URL.replace(/\/+$/, ''),
     wechat_qrcode: options.get('WeChatAccountQRCodeImageURL'),
     wechat_login: options.boolean('WeChatAuthEnabled'),
     turnstile_check: options.boolean('TurnstileCheckEnabled'),
@@ -35,6 +37,8 @@ export function statusRoutes(context: AppContext): RouteDefinition[] {
     password_register_enabled: options.boolean('PasswordRegisterEnabled'),
     register_enabled: options.boolean('RegisterEnabled'),
     theme: options.get('Theme'),
+    free_key_mode: options.boolean('FreeKeyModeEnabled'),
+    free_key_paid_link: options.get('FreeKeyPaidServiceLink'),
   })
   return [
     { method: 'GET', url: '/api/status', access: Role.Guest, handler: async () => ok(status()) },

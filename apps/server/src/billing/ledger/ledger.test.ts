@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type DatabaseHandle, openDatabase } from '../../db/database.ts'
 import { migrateMain } from '../../db/migrations/migrate.ts'
 import type { MainSchema } from '../../db/schema.ts'
-import { Ledger, type Reservation, type ReserveResult } from './ledger.ts'
+import { Ledger } from './ledger.ts'
+import type { Reservation, ReserveResult } from './ledger-types.ts'
 
 const BUSY_TIMEOUT_MS = 250
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))

@@ -9,7 +9,8 @@ import { migrateMain } from '../../db/migrations/migrate.ts'
 import type { MainSchema } from '../../db/schema.ts'
 import { insertUserWithToken } from '../../testing/ledger-rows.ts'
 import { createScratchDatabase, type ScratchDatabase, testDialects } from '../../testing/test-databases.ts'
-import { Ledger, type Reservation } from './ledger.ts'
+import { Ledger } from './ledger.ts'
+import type { Reservation } from './ledger-types.ts'
 import { QuotaHoldKeeper, sweepAbandonedHolds } from './quota-holds.ts'
 
 const USER_QUOTA = 100_000

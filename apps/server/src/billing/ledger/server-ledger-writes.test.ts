@@ -10,7 +10,8 @@ import { withQuotaLessHolds } from '../../db/repositories/quota-held.ts'
 import type { MainSchema } from '../../db/schema.ts'
 import { insertUserWithToken } from '../../testing/ledger-rows.ts'
 import { createScratchDatabase, type ScratchDatabase, testDialects } from '../../testing/test-databases.ts'
-import { Ledger, type Reservation } from './ledger.ts'
+import { Ledger } from './ledger.ts'
+import type { Reservation } from './ledger-types.ts'
 
 // PostgreSQL and MySQL when configured; the suite is listed as skipped without either (an empty
 // list left the file without a suite, which vitest counts as a failure).

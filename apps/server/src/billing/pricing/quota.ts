@@ -36,22 +36,32 @@ export interface TextQuotaInput {
   groupRatio: number
   /** Price of a cached prompt token relative to an ordinary one; defaults to DEFAULT_CACHED_PROMPT_RATIO. */
   cachedRatio?: number
+  /**
+   * How many of `promptTokens` were written to the prompt cache (Anthropic's
+   * cache_creation_input_tokens), priced at `cacheWriteRatio` (default 1: as ordinary input).
+   */
+  cacheWriteTokens?: number
+  cacheWriteRatio?: number
 }
 
 /**
  * Final quota of a text request:
- * ceil((uncached prompt + cached × cachedRatio + completion × completionRatio) × modelRatio × groupRatio).
+ * ceil((uncached prompt + cached × cachedRatio + cache writes × cacheWriteRatio
+ *   + completion × completionRatio) × modelRatio × groupRatio).
  * A request with tokens on a priced model costs at least 1; a request with no tokens costs 0.
  */
 export function computeTextQuota(input: TextQuotaInput): number {
   const prompt = tokenCount(input.promptTokens)
   const completion = tokenCount(input.completionTokens)
   const cached = Math.min(prompt, tokenCount(input.cachedTokens ?? 0))
+  const written = Math.min(prompt - cached, tokenCount(input.cacheWriteTokens ?? 0))
   const cachedRatio = checkedRatio('cached ratio', input.cachedRatio ?? DEFAULT_CACHED_PROMPT_RATIO)
+  const writeRatio = checkedRatio('cache write ratio', input.cacheWriteRatio ?? 1)
   const completionRatio = checkedRatio('completion ratio', input.completionRatio)
   const ratio = combinedRatio(input.modelRatio, input.groupRatio)
   if (prompt + completion === 0 || ratio === 0) return 0
-  const weightedTokens = prompt - cached + cached * cachedRatio + completion * completionRatio
+  const weightedTokens =
+    prompt - cached - written + cached * cachedRatio + written * writeRatio + completion * completionRatio
   return Math.max(1, ceilQuota(weightedTokens * ratio))
 }
 

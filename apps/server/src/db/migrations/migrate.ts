@@ -1,9 +1,9 @@
 import { type Kysely, type Migration, Migrator } from 'kysely'
 import type { Dialect } from '../dialect.ts'
 import { backfillDailyTotals } from '../repositories/log-totals.ts'
-import { backfillUsage } from '../repositories/usage-rollups.ts'
+import { backfillUsage, backfillUsageFromDaily } from '../repositories/usage-rollups.ts'
 import { ensureTables } from './ensure-tables.ts'
-import { logTables, mainTables, quotaHoldTables } from './table-definitions.ts'
+import { droppedUsageIndexes, logTables, mainTables, quotaHoldTables } from './table-definitions.ts'
 
 /**
  * Ordered migrations. Kysely's migrator takes a database-level lock, so several nodes starting at
@@ -39,6 +39,19 @@ function logMigrations(dialect: Dialect): Record<string, Migration> {
       up: async (db) => {
         await ensureTables(db, dialect, logTables)
         await backfillUsage(db)
+      },
+    },
+    // The top users of one model or one channel get tables of their own (day × user), which
+    // replace usage_daily's two wide indexes; usage_daily_channels gets model and channel indexes.
+    '0005-usage-dashboard-grains': {
+      up: async (db) => {
+        for (const name of droppedUsageIndexes) {
+          let drop = db.schema.dropIndex(name).ifExists()
+          if (dialect === 'mysql') drop = drop.on('usage_daily')
+          await drop.execute()
+        }
+        await ensureTables(db, dialect, logTables)
+        await backfillUsageFromDaily(db, ['usage_daily_model_users', 'usage_daily_channel_users'])
       },
     },
   }

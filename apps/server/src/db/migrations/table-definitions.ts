@@ -289,13 +289,16 @@ export const logDailyTotalsTable: TableDefinition = {
 /**
  * Consume-log usage per UTC day for the dashboards, kept in the same transaction as the logs
  * (db/repositories/usage-rollups.ts): requests, quota and tokens equal the sums of the stored
- * consume logs; error_count counts upstream attempts that failed (not logged as rows). Three
- * grains, so that every dashboard query reads a few thousand rows at most:
+ * consume logs; error_count counts upstream attempts that failed (not logged as rows). Five
+ * grains, so that every dashboard query reads at most one row per day and user (or per day,
+ * model and channel) of its period:
  * - usage_daily: day × user × model × channel, read with a user filter (a user's own dashboard)
- *   or for the top users of one model or channel;
+ *   or for the top users of one model on one channel;
  * - usage_daily_channels: day × model × channel, every total, per-day, per-model and per-channel
- *   figure across all users;
- * - usage_daily_users: day × user, the top users across all models and channels.
+ *   figure across all users (indexed by model and by channel for those filters);
+ * - usage_daily_users: day × user, the top users across all models and channels;
+ * - usage_daily_model_users and usage_daily_channel_users: the top users of one model, or of one
+ *   channel.
  */
 const usageCounts = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'error_count']
 const usageColumns = [
@@ -316,10 +319,12 @@ export const usageDailyTable: TableDefinition = {
     ...usageColumns,
   ],
   primaryKey: ['user_id', 'day', 'model_name', 'channel_id'],
-  // The counts are in these indexes so the top users of a model or channel are read from them alone.
+  // The counts are in the index so the top users of a model on a channel are read from it alone.
   indexes: [
-    { name: 'idx_usage_daily_model_day', columns: ['model_name', 'day', ...usageCounts] },
-    { name: 'idx_usage_daily_channel_day', columns: ['channel_id', 'day', ...usageCounts] },
+    {
+      name: 'idx_usage_daily_model_channel_day',
+      columns: ['model_name', 'channel_id', 'day', 'user_id', ...usageCounts],
+    },
   ],
   clustered: true,
 }
@@ -328,7 +333,13 @@ export const usageDailyChannelsTable: TableDefinition = {
   name: 'usage_daily_channels',
   columns: [bigint('day'), varchar('model_name', 128), integer('channel_id'), ...usageColumns],
   primaryKey: ['day', 'model_name', 'channel_id'],
-  indexes: [],
+  indexes: [
+    { name: 'idx_usage_daily_channels_model', columns: ['model_name', 'day', 'channel_id', ...usageCounts] },
+    {
+      name: 'idx_usage_daily_channels_channel',
+      columns: ['channel_id', 'day', 'model_name', ...usageCounts],
+    },
+  ],
   clustered: true,
 }
 
@@ -340,6 +351,31 @@ export const usageDailyUsersTable: TableDefinition = {
   clustered: true,
 }
 
-export const usageTables = [usageDailyTable, usageDailyChannelsTable, usageDailyUsersTable]
+export const usageDailyModelUsersTable: TableDefinition = {
+  name: 'usage_daily_model_users',
+  columns: [varchar('model_name', 128), bigint('day'), integer('user_id'), ...usageColumns],
+  primaryKey: ['model_name', 'day', 'user_id'],
+  indexes: [],
+  clustered: true,
+}
+
+export const usageDailyChannelUsersTable: TableDefinition = {
+  name: 'usage_daily_channel_users',
+  columns: [integer('channel_id'), bigint('day'), integer('user_id'), ...usageColumns],
+  primaryKey: ['channel_id', 'day', 'user_id'],
+  indexes: [],
+  clustered: true,
+}
+
+/** Indexes of usage_daily that the tables above replaced; the migration that adds them drops these. */
+export const droppedUsageIndexes = ['idx_usage_daily_model_day', 'idx_usage_daily_channel_day']
+
+export const usageTables = [
+  usageDailyTable,
+  usageDailyChannelsTable,
+  usageDailyUsersTable,
+  usageDailyModelUsersTable,
+  usageDailyChannelUsersTable,
+]
 
 export const logTables = [logsTable, logDailyTotalsTable, ...usageTables]

@@ -5,10 +5,11 @@ import { type LogUsageSchema, type UsageTableName, withUsage } from './usage-rol
 
 /**
  * Reads of the usage tables (usage-rollups.ts) for the dashboards; none reads the logs. Each
- * query picks the smallest table that holds its filters and grouping: usage_daily (with its
- * (user, day), (model, day) and (channel, day) indexes) when a user, or the top users of a model
- * or channel, are asked for; otherwise usage_daily_channels and usage_daily_users, whose rows per
- * day are a few thousand at most. bench/dashboard measures them.
+ * query picks the smallest table that holds its filters and grouping, and reads only the rows of
+ * its filters from that table's key or a covering index: usage_daily for a user (its key) or for
+ * the top users of a model on a channel; usage_daily_channels for every other total, day, model
+ * and channel figure; usage_daily_users, usage_daily_model_users or usage_daily_channel_users for
+ * the top users. bench/dashboard measures them.
  */
 export interface UsageFilter {
   /** Inclusive day numbers (days since 1970-01-01 UTC). */
@@ -59,9 +60,12 @@ function byChannelSource(filter: UsageFilter): UsageTableName {
 
 /** The table that answers the top users for the filter. */
 function byUserSource(filter: UsageFilter): UsageTableName {
-  const narrowed =
-    filter.userId !== undefined || filter.modelName !== undefined || filter.channelId !== undefined
-  return narrowed ? 'usage_daily' : 'usage_daily_users'
+  const byModel = filter.modelName !== undefined
+  const byChannel = filter.channelId !== undefined
+  if (filter.userId !== undefined || (byModel && byChannel)) return 'usage_daily'
+  if (byModel) return 'usage_daily_model_users'
+  if (byChannel) return 'usage_daily_channel_users'
+  return 'usage_daily_users'
 }
 
 /**

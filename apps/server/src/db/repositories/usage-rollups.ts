@@ -5,7 +5,7 @@ import type { LogSchema, LogsTable } from '../schema.ts'
 import { dayOf, SECONDS_PER_DAY } from './log-days.ts'
 
 /**
- * Usage per UTC day for the dashboards, at three grains (see usageTables in
+ * Usage per UTC day for the dashboards, at five grains (see usageTables in
  * table-definitions.ts). Every write of consume logs adds its rows' usage in the same transaction
  * (addLogUsage), every delete of logs takes it out (subtractLogUsage), and failed upstream
  * attempts add to error_count (UsageErrorRecorder), so no dashboard query reads the logs.
@@ -27,11 +27,15 @@ export interface UsageDailyTable extends UsageCounts {
 
 export type UsageDailyChannelsTable = Omit<UsageDailyTable, 'user_id'>
 export type UsageDailyUsersTable = Omit<UsageDailyTable, 'model_name' | 'channel_id'>
+export type UsageDailyModelUsersTable = Omit<UsageDailyTable, 'channel_id'>
+export type UsageDailyChannelUsersTable = Omit<UsageDailyTable, 'model_name'>
 
 export type UsageSchema = {
   usage_daily: UsageDailyTable
   usage_daily_channels: UsageDailyChannelsTable
   usage_daily_users: UsageDailyUsersTable
+  usage_daily_model_users: UsageDailyModelUsersTable
+  usage_daily_channel_users: UsageDailyChannelUsersTable
 }
 
 export type LogUsageSchema = LogSchema & UsageSchema
@@ -47,6 +51,8 @@ export const USAGE_KEYS: Record<UsageTableName, readonly (keyof UsageDailyTable)
   usage_daily: ['user_id', 'day', 'model_name', 'channel_id'],
   usage_daily_channels: ['day', 'model_name', 'channel_id'],
   usage_daily_users: ['day', 'user_id'],
+  usage_daily_model_users: ['model_name', 'day', 'user_id'],
+  usage_daily_channel_users: ['channel_id', 'day', 'user_id'],
 }
 
 export const USAGE_TABLES = Object.keys(USAGE_KEYS) as UsageTableName[]
@@ -133,6 +139,22 @@ function pick(row: UsageDailyTable, columns: readonly (keyof UsageDailyTable)[])
   const picked: Record<string, unknown> = {}
   for (const column of columns) picked[column] = row[column]
   return picked as unknown as UsageDailyTable
+}
+
+/**
+ * Fills tables added after usage_daily from it (error counts included), for the migration that
+ * adds them: usage_daily holds every grain's rows at the finest key.
+ */
+export async function backfillUsageFromDaily(db: Kysely<unknown>, tables: readonly UsageTableName[]) {
+  for (const table of tables) {
+    const keys = sql.join(USAGE_KEYS[table].map((key) => sql.ref(key)))
+    const sums = sql.join(COUNT_COLUMNS.map((column) => sql`sum(${sql.ref(column)})`))
+    await sql`delete from ${sql.table(table)}`.execute(db)
+    await sql`
+      insert into ${sql.table(table)} (${keys}, ${sql.join(COUNT_COLUMNS.map((column) => sql.ref(column)))})
+      select ${keys}, ${sums} from usage_daily group by ${keys}
+    `.execute(db)
+  }
 }
 
 /** Rows per multi-row upsert: 100 rows of 9 columns stay far below every parameter limit. */

@@ -68,3 +68,11 @@ export function sendRelayError(
       .send(error.toBody(requestId))
   throw error
 }
+
+/** A channel named by the request (a pinned key, the proxy route's path) that does not exist. */
+export const channelNotFound = (id: number) =>
+  new RelayError(400, `Channel #${id} does not exist`, 'invalid_channel_id', 'invalid_request_error')
+
+/** A channel named by the request that an administrator disabled. */
+export const channelDisabled = (id: number) =>
+  new RelayError(403, `Channel #${id} is disabled`, 'channel_disabled')

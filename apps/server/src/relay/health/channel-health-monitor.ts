@@ -1,13 +1,15 @@
 import { ChannelStatus } from '@one-api/contracts'
 import type { UpstreamError } from '@one-api/providers'
 import type { FastifyBaseLogger } from 'fastify'
-import type { AppContext } from '../../app-context.ts'
-import { moveChannelStatus } from '../../channels/channel-status.ts'
+import { moveChannelStatus, type StatusMoveDependencies } from '../../channels/channel-status.ts'
 import type { RoutedChannel } from '../routing/routed-channel.ts'
 import type { ChannelHealth } from './channel-health.ts'
 import type { FailureWindow } from './failure-window.ts'
-import { notifyRoot } from './notify-root.ts'
+import { type NotifyDependencies, notifyRoot } from './notify-root.ts'
 import { redactChannelKey } from './redact-key.ts'
+
+/** What the monitor uses: the switch that turns it on, status changes, and telling root. */
+export type HealthMonitorDependencies = StatusMoveDependencies & NotifyDependencies
 
 /**
  * One-api's automatic disabling, made less trigger-happy: only errors that mean the
@@ -19,7 +21,7 @@ import { redactChannelKey } from './redact-key.ts'
  */
 export class ChannelHealthMonitor implements ChannelHealth {
   constructor(
-    private readonly context: AppContext,
+    private readonly context: HealthMonitorDependencies,
     private readonly logger: FastifyBaseLogger,
     private readonly failures: FailureWindow,
     private readonly failureCount: number,

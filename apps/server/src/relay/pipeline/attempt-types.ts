@@ -1,5 +1,5 @@
 import type { Adaptor, RelayRequest, UpstreamError } from '@one-api/providers'
-import type { Reservation } from '../../billing/ledger/ledger.ts'
+import type { Reservation } from '../../billing/ledger/ledger-types.ts'
 import type { ResolvedPricing } from '../../billing/pricing/resolve-pricing.ts'
 import type { Charge, CostInput } from '../../billing/request-cost.ts'
 import type { RoutedChannel } from '../routing/routed-channel.ts'
@@ -27,3 +27,18 @@ export interface AttemptInput {
 export type AttemptOutcome =
   | { kind: 'served'; charge: Charge; notes: string[]; streamed: boolean; finish: () => void }
   | { kind: 'failed'; error: UpstreamError }
+
+/** What the attempts of a request came to, for the answer when none served it. */
+export interface Tries {
+  /** Channels tried or skipped: never tried again for this request. */
+  excluded: Set<number>
+  lastError?: UpstreamError
+  /** The channel whose failure lastError is: the final answer is counted under it. */
+  lastErrorChannel: number
+  /** A model a channel maps to that has no price. */
+  unpriced?: string
+  /** A channel of a type this gateway has no adaptor for. */
+  unsupported?: RoutedChannel
+  /** The channel whose retryable failure the next attempt, if one is made, moves away from. */
+  movingFrom?: { channel: string; model: string }
+}

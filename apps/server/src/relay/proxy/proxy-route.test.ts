@@ -293,6 +293,27 @@ describe('the proxy route for channel type 43', () => {
     expect(log).toMatchObject({ quota: 1000, channel_id: channelId, username: 'root' })
   })
 
+  it("refuses a request the token cannot pay with the relay's own code and message", async () => {
+    // It said 'The remaining quota is not enough for this request' here, and more on the relay.
+    const created = await root.post('/api/token/', {
+      name: 'proxy-short',
+      remain_quota: 500,
+      unlimited_quota: false,
+      expired_time: -1,
+    })
+    expect(created.body.success).toBe(true)
+    const [token] = (await root.get('/api/token/search?keyword=proxy-short')).body.data
+    const response = await fetch(`${server.baseUrl}/v1/oneapi/proxy/${channelId}/v1/models`, {
+      headers: { authorization: `Bearer sk-${token.key}` },
+    })
+    expect(response.status).toBe(403)
+    const { error } = await response.json()
+    expect(error.code).toBe('insufficient_token_quota')
+    expect(error.message).toMatch(
+      /^The remaining quota of token proxy-short is not enough for this request \(needs 1000\)/,
+    )
+  })
+
   it('refuses normal users and channels that are not proxies', async () => {
     const user = await fetch(`${server.baseUrl}/v1/oneapi/proxy/${channelId}/v1/models`, {
       headers: { authorization: `Bearer ${await keyOf('plainuser')}` },

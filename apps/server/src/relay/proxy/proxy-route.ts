@@ -2,16 +2,16 @@ import { ChannelStatus, LogType, Role } from '@one-api/contracts'
 import { ChannelType } from '@one-api/contracts/channel-types'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../../app-context.ts'
-import { ChargesPending } from '../../billing/ledger/ledger.ts'
 import { resolveGroupRatio } from '../../billing/pricing/group-ratio.ts'
 import { ceilQuota } from '../../billing/pricing/quota.ts'
 import { findChannelById } from '../../db/repositories/channels-repository.ts'
 import { systemLog } from '../../db/repositories/logs-repository.ts'
 import { readChannelId } from '../auth/channel-id.ts'
-import { billingUnavailable, chargesPending, RelayError, sendRelayError } from '../auth/relay-error.ts'
+import { channelDisabled, RelayError, sendRelayError } from '../auth/relay-error.ts'
 import { authenticateRelay } from '../auth/token-auth.ts'
 import { RELAY_BODY_LIMIT } from '../front/relay-front.ts'
 import { readRequestBody } from '../front/request-reader.ts'
+import { refundWithin, reserveQuota } from '../pipeline/quota-reservation.ts'
 import type { RelayServices } from '../relay-services.ts'
 
 /** The model name proxy requests are priced and logged under (ModelRatio key). */
@@ -66,26 +66,14 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
       const channel = await findChannelById(context.db, channelId)
       if (!channel || channel.type !== ChannelType.proxy)
         throw new RelayError(400, `Channel #${channelId} is not a proxy channel`, 'invalid_channel_id')
-      if (channel.status !== ChannelStatus.enabled)
-        throw new RelayError(403, `Channel #${channelId} is disabled`, 'channel_disabled')
+      if (channel.status !== ChannelStatus.enabled) throw channelDisabled(channelId)
       const ratio = context.options.ratios('ModelRatio')[PROXY_MODEL_NAME] ?? DEFAULT_PROXY_RATIO
       const quota = ceilQuota(
         ratio * 1000 * resolveGroupRatio(caller.user.group, context.options.ratios('GroupRatio')),
       )
-      let reserved: Awaited<ReturnType<typeof services.ledger.reserve>>
-      try {
-        reserved = await services.ledger.reserve(caller.token.id, caller.user.id, quota)
-      } catch (error) {
-        if (error instanceof ChargesPending) throw chargesPending()
-        request.log.error({ err: error, reqId: request.id }, 'the ledger failed reserving quota')
-        throw billingUnavailable()
-      }
-      if (!reserved.ok)
-        throw new RelayError(
-          403,
-          'The remaining quota is not enough for this request',
-          `insufficient_${reserved.reason}_quota`,
-        )
+      const ledgerFailed = (error: unknown, what: string) =>
+        request.log.error({ err: error, reqId: request.id }, `${what} failed: the balances may not show it`)
+      const reservation = await reserveQuota(services.ledger, caller, quota, ledgerFailed)
       const headers: Record<string, string> = {}
       for (const [name, value] of Object.entries(request.headers)) {
         if (!DROPPED_REQUEST_HEADERS.has(name) && typeof value === 'string') headers[name] = value
@@ -101,7 +89,7 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
           { whole: false },
         )
       } catch {
-        await services.ledger.refund(reserved.reservation)
+        await refundWithin(services.ledger, reservation, ledgerFailed)
         // The channel was tried: counted under it, as the relay counts a failed request.
         services.metrics.recordRequest(String(channel.id), PROXY_MODEL_NAME, 'proxy', 502, seconds(), 0)
         const unreachable = new RelayError(
@@ -138,8 +126,8 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
               is_stream: contentType.includes('text/event-stream'),
             })
           : undefined
-        services.ledger.settle(reserved.reservation, quota, channel.id, log).catch((error: unknown) => {
-          request.log.error({ err: error, reqId: request.id }, 'the ledger failed storing a proxy charge')
+        services.ledger.settle(reservation, quota, channel.id, log).catch((error: unknown) => {
+          ledgerFailed(error, 'settling a proxy request')
           if (log) services.logWriter.write(log)
         })
         // The target's time: everything after the gateway's own work before the call.
@@ -156,7 +144,7 @@ export function registerProxyRoute(app: FastifyInstance, context: AppContext, se
     } catch (error) {
       // Refused before the target was tried: counted like the relay's refusals.
       const status = error instanceof RelayError ? error.status : 500
-      services.metrics.recordRequest('none', 'none', 'proxy', status, seconds(), 0)
+      services.metrics.recordRefused('proxy', status, seconds())
       return sendRelayError(reply, error, request.id)
     }
   })

@@ -1,9 +1,11 @@
 import { Anchor, Box, Text } from '@mantine/core'
+import { lazy, Suspense } from 'react'
 import { Trans } from 'react-i18next'
-import { sanitizeHtml } from '@/lib/markdown.ts'
 import type { ConsoleStatus } from '@/lib/status.ts'
 
 const PROJECT_URL = 'https://github.com/songquanpeng/one-api'
+
+const FooterHtml = lazy(() => import('./footer-html.tsx').then((module) => ({ default: module.FooterHtml })))
 
 /** The administrator's footer HTML (sanitised), else the product name and version. */
 export function AppFooter({ status }: { status: ConsoleStatus }) {
@@ -11,8 +13,9 @@ export function AppFooter({ status }: { status: ConsoleStatus }) {
   return (
     <Box component="footer" className="app-footer" py="md" px="md" ta="center">
       {footerHtml ? (
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: administrator HTML, sanitised by DOMPurify
-        <Text size="sm" c="dimmed" dangerouslySetInnerHTML={{ __html: sanitizeHtml(footerHtml) }} />
+        <Suspense fallback={null}>
+          <FooterHtml html={footerHtml} />
+        </Suspense>
       ) : (
         <Text size="sm" c="dimmed">
           <Trans

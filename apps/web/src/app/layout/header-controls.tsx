@@ -1,31 +1,33 @@
-import { ActionIcon, Menu, Tooltip, useComputedColorScheme, useMantineColorScheme } from '@mantine/core'
+import { ActionIcon, useComputedColorScheme, useMantineColorScheme } from '@mantine/core'
 import { IconLanguage, IconMoon, IconSun } from '@tabler/icons-react'
+import { lazy, Suspense, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { changeLanguage, LANGUAGES } from '@/i18n/i18n.ts'
+
+// The header is on the first screen (sign-in), so its menus (and the positioning code they need)
+// load when first used, not with the page; a plain `title` stands in for a tooltip.
+const loadLanguageMenu = () => import('./language-menu.tsx')
+const LanguageMenu = lazy(() => loadLanguageMenu().then((module) => ({ default: module.LanguageMenu })))
 
 export function LanguageSwitch() {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
+  const [used, setUsed] = useState(false)
+  const button = (
+    <ActionIcon
+      variant="subtle"
+      size="lg"
+      aria-label={t('header.language')}
+      title={t('header.language')}
+      onPointerEnter={() => void loadLanguageMenu()}
+      onClick={() => setUsed(true)}
+    >
+      <IconLanguage size={20} />
+    </ActionIcon>
+  )
+  if (!used) return button
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <Tooltip label={t('header.language')}>
-          <ActionIcon variant="subtle" size="lg" aria-label={t('header.language')}>
-            <IconLanguage size={20} />
-          </ActionIcon>
-        </Tooltip>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {LANGUAGES.map((language) => (
-          <Menu.Item
-            key={language.code}
-            onClick={() => changeLanguage(language.code)}
-            fw={i18n.language === language.code ? 700 : undefined}
-          >
-            {language.label}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+    <Suspense fallback={button}>
+      <LanguageMenu />
+    </Suspense>
   )
 }
 
@@ -37,10 +39,14 @@ export function ColorSchemeToggle() {
   const next = scheme === 'dark' ? 'light' : 'dark'
   const label = next === 'dark' ? t('header.darkMode') : t('header.lightMode')
   return (
-    <Tooltip label={label}>
-      <ActionIcon variant="subtle" size="lg" aria-label={label} onClick={() => setColorScheme(next)}>
-        {scheme === 'dark' ? <IconSun size={20} /> : <IconMoon size={20} />}
-      </ActionIcon>
-    </Tooltip>
+    <ActionIcon
+      variant="subtle"
+      size="lg"
+      aria-label={label}
+      title={label}
+      onClick={() => setColorScheme(next)}
+    >
+      {scheme === 'dark' ? <IconSun size={20} /> : <IconMoon size={20} />}
+    </ActionIcon>
   )
 }

@@ -111,7 +111,8 @@ function Body<Row>({ props, phone }: { props: DataTableProps<Row>; phone: boolea
               ))}
               {rowActions && (
                 <Table.Td>
-                  <Group gap={6} wrap="nowrap">
+                  {/* Actions wrap onto a second line rather than push the table wider than the page. */}
+                  <Group gap={6} wrap="wrap">
                     {rowActions(row)}
                   </Group>
                 </Table.Td>

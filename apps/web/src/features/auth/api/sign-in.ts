@@ -1,4 +1,4 @@
-import type { SessionUser } from '@one-api/contracts'
+import type { RegisterInput, SessionUser } from '@one-api/contracts'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiPost } from '@/lib/api-client.ts'
 import { forgetUserQueries } from '@/lib/status.ts'
@@ -32,18 +32,15 @@ export function useSignIn() {
   })
 }
 
-export interface SignUpInput extends SignInInput {
-  affCode: string
+export interface SignUpInput {
+  payload: RegisterInput
+  turnstileToken?: string
 }
 
-/** POST /api/user/register with the invite code from ?aff. */
+/** POST /api/user/register: username, password, and the email code and invite code when given. */
 export function useSignUp() {
   return useMutation({
-    mutationFn: ({ username, password, affCode, turnstileToken }: SignUpInput) =>
-      apiPost<SessionUser>(`/api/user/register${turnstileQuery(turnstileToken)}`, {
-        username,
-        password,
-        ...(affCode ? { aff_code: affCode } : {}),
-      }),
+    mutationFn: ({ payload, turnstileToken }: SignUpInput) =>
+      apiPost<SessionUser>(`/api/user/register${turnstileQuery(turnstileToken)}`, payload),
   })
 }

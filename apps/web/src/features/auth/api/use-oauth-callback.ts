@@ -9,7 +9,7 @@ import { forgetUserQueries } from '@/lib/status.ts'
 import { storeUser } from '@/lib/user-store.ts'
 
 /** The wait before retry N is 2000 ms times N. */
-const RETRY_STEP_MS = 2000
+export const RETRY_STEP_MS = 2000
 
 export interface OAuthCallbackPolicy {
   /** GET endpoint that takes ?code&state, e.g. /api/oauth/github. */
@@ -20,20 +20,26 @@ export interface OAuthCallbackPolicy {
   giveUpPath?: string
   /** The status line after the first failure. */
   firstFailurePrompt: string
+  /** false keeps the page after a sign-in (free-key mode shows the key there); true goes home. */
+  leaveAfterSignIn: boolean
 }
+
+export type CallbackOutcome = 'pending' | 'signed-in' | 'bound' | 'failed'
 
 const wait = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
 
 /**
  * Exchanges the provider's code for a session. 'bind' means the account was linked to the signed-in
- * user; anything else signs the returned user in. Returns the status line to show.
+ * user (then to /setting); anything else signs the returned user in. Returns the status line to show
+ * and where the exchange stands.
  */
-export function useOAuthCallback(policy: OAuthCallbackPolicy): string {
+export function useOAuthCallback(policy: OAuthCallbackPolicy): { prompt: string; outcome: CallbackOutcome } {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const queryClient = useQueryClient()
   const [searchParams] = useSearchParams()
   const [prompt, setPrompt] = useState(() => t('oauth.processing'))
+  const [outcome, setOutcome] = useState<CallbackOutcome>('pending')
   const started = useRef(false)
   const mounted = useRef(true)
 
@@ -52,28 +58,33 @@ export function useOAuthCallback(policy: OAuthCallbackPolicy): string {
       code: searchParams.get('code') ?? '',
       state: searchParams.get('state') ?? '',
     })
+    const succeed = (reply: { message: string; data?: SessionUser }) => {
+      if (reply.message === 'bind') {
+        setPrompt(t('oauth.bound'))
+        setOutcome('bound')
+        notifySuccess(t('oauth.bound'))
+        navigate('/setting')
+        return
+      }
+      if (reply.data) {
+        forgetUserQueries(queryClient)
+        storeUser(reply.data)
+      }
+      setPrompt(t('oauth.authorized'))
+      setOutcome('signed-in')
+      notifySuccess(t('oauth.authorized'))
+      if (policy.leaveAfterSignIn) navigate('/')
+    }
     const attempt = async (retry: number): Promise<void> => {
       try {
         const reply = await apiRequest<SessionUser>('GET', `${policy.endpoint}?${query}`, { notify: false })
-        if (!mounted.current) return
-        if (reply.message === 'bind') {
-          setPrompt(t('oauth.bound'))
-          notifySuccess(t('oauth.bound'))
-          navigate('/setting')
-          return
-        }
-        if (reply.data) {
-          forgetUserQueries(queryClient)
-          storeUser(reply.data)
-        }
-        setPrompt(t('oauth.authorized'))
-        notifySuccess(t('oauth.authorized'))
-        navigate('/')
+        if (mounted.current) succeed(reply)
       } catch (error) {
         if (!mounted.current) return
         notifyError(error instanceof Error ? error.message : String(error))
         if (retry >= policy.maxRetries) {
           setPrompt(policy.firstFailurePrompt)
+          setOutcome('failed')
           if (policy.giveUpPath) navigate(policy.giveUpPath)
           return
         }
@@ -86,5 +97,5 @@ export function useOAuthCallback(policy: OAuthCallbackPolicy): string {
     void attempt(0)
   }, [])
 
-  return prompt
+  return { prompt, outcome }
 }

@@ -12,9 +12,10 @@ export function GitHubAuthorizePage() {
   const status = readStoredStatus()
   const enabled = status?.github_oauth === true && Boolean(status.github_client_id)
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one redirect per visit, with the stored status
   useEffect(() => {
-    if (enabled && status?.github_client_id) void redirectToGitHub(status.github_client_id).catch(() => {})
-  }, [enabled, status?.github_client_id])
+    if (enabled && status) void redirectToGitHub(status).catch(() => {})
+  }, [enabled])
 
   if (!status) return <Navigate to="/login" replace />
   if (enabled) return <OAuthStatus prompt={t('oauth.authorizing')} />

@@ -1,37 +1,38 @@
-import { Alert, Anchor, Button, Center, Divider, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
 import { IconClockExclamation } from '@tabler/icons-react'
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, lazy, Suspense, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
-import { TurnstileWidget } from '@/components/turnstile-widget.tsx'
-import { notifyInfo, notifySuccess } from '@/lib/notify.ts'
+import { notifySuccess } from '@/lib/notify.ts'
 import { useStatus } from '@/lib/status.ts'
 import { useSignIn } from '../api/sign-in.ts'
 import { AuthCard } from '../components/auth-card.tsx'
-import { GitHubSignInButton } from '../components/github-sign-in-button.tsx'
+import { useTurnstile } from '../lib/use-turnstile.tsx'
 
-export function LoginPage() {
+// The provider buttons (with their tooltips) load after the form: the page's first load stays small.
+const OtherSignInMethods = lazy(async () => ({
+  default: (await import('../components/other-sign-in-methods.tsx')).OtherSignInMethods,
+}))
+
+function PasswordSignIn() {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const [searchParams] = useSearchParams()
-  const status = useStatus()
   const signIn = useSignIn()
+  const turnstile = useTurnstile()
+  // Plain state, not @mantine/form: the sign-in page is the first screen and its first load is kept small.
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
-  const [turnstileToken, setTurnstileToken] = useState('')
-  const expired = searchParams.get('expired') === 'true'
-  const turnstileEnabled = status.turnstile_check === true
-  const passwordLoginEnabled = status.password_login_enabled !== false
-
+  const [errors, setErrors] = useState<{ username?: string; password?: string }>({})
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    if (!username.trim() || !password) return
-    if (turnstileEnabled && !turnstileToken) {
-      notifyInfo(t('auth.turnstileWait'))
-      return
+    const missing = {
+      username: username.trim() ? undefined : t('auth.usernameRequired'),
+      password: password ? undefined : t('auth.passwordRequired'),
     }
+    setErrors(missing)
+    if (missing.username || missing.password || !turnstile.ready()) return
     signIn.mutate(
-      { username: username.trim(), password, turnstileToken },
+      { username: username.trim(), password, turnstileToken: turnstile.token },
       {
         onSuccess: () => {
           notifySuccess(t('auth.signedIn'))
@@ -40,7 +41,41 @@ export function LoginPage() {
       },
     )
   }
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        <TextInput
+          label={t('auth.username')}
+          placeholder={t('auth.usernamePlaceholder')}
+          autoComplete="username"
+          required
+          value={username}
+          error={errors.username}
+          onChange={(event) => setUsername(event.currentTarget.value)}
+        />
+        <PasswordInput
+          label={t('auth.password')}
+          autoComplete="current-password"
+          required
+          value={password}
+          error={errors.password}
+          onChange={(event) => setPassword(event.currentTarget.value)}
+        />
+        {turnstile.widget}
+        <Button type="submit" fullWidth loading={signIn.isPending}>
+          {t('auth.signIn')}
+        </Button>
+      </Stack>
+    </form>
+  )
+}
 
+export function LoginPage() {
+  const { t } = useTranslation()
+  const [searchParams] = useSearchParams()
+  const status = useStatus()
+  const expired = searchParams.get('expired') === 'true'
+  const passwordLoginEnabled = status.password_login_enabled !== false
   return (
     <AuthCard title={t('auth.signInTitle')}>
       <Stack gap="md">
@@ -50,50 +85,26 @@ export function LoginPage() {
           </Alert>
         )}
         {passwordLoginEnabled ? (
-          <form onSubmit={submit}>
-            <Stack gap="sm">
-              <TextInput
-                label={t('auth.username')}
-                placeholder={t('auth.usernamePlaceholder')}
-                autoComplete="username"
-                required
-                value={username}
-                onChange={(event) => setUsername(event.currentTarget.value)}
-              />
-              <PasswordInput
-                label={t('auth.password')}
-                autoComplete="current-password"
-                required
-                value={password}
-                onChange={(event) => setPassword(event.currentTarget.value)}
-              />
-              {turnstileEnabled && status.turnstile_site_key && (
-                <TurnstileWidget siteKey={status.turnstile_site_key} onVerify={setTurnstileToken} />
-              )}
-              <Button type="submit" fullWidth loading={signIn.isPending}>
-                {t('auth.signIn')}
-              </Button>
-            </Stack>
-          </form>
+          <PasswordSignIn />
         ) : (
           <Alert color="gray">{t('auth.passwordLoginDisabled')}</Alert>
         )}
-        {status.github_oauth && (
-          <>
-            <Divider label={t('auth.otherMethods')} labelPosition="center" />
-            <Center>
-              <GitHubSignInButton clientId={status.github_client_id ?? ''} />
-            </Center>
-          </>
-        )}
-        {status.register_enabled !== false && (
-          <Text size="sm" ta="center">
-            {t('auth.noAccount')}{' '}
-            <Anchor component={Link} to="/register">
-              {t('auth.signUp')}
-            </Anchor>
-          </Text>
-        )}
+        <Suspense>
+          <OtherSignInMethods />
+        </Suspense>
+        <Group justify="space-between" gap="xs">
+          <Anchor component={Link} to="/reset" size="sm">
+            {t('auth.forgotPassword')}
+          </Anchor>
+          {status.register_enabled !== false && (
+            <Text size="sm">
+              {t('auth.noAccount')}{' '}
+              <Anchor component={Link} to="/register" underline="always">
+                {t('auth.signUp')}
+              </Anchor>
+            </Text>
+          )}
+        </Group>
       </Stack>
     </AuthCard>
   )

@@ -1,40 +1,57 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
-import { type FormEvent, useState } from 'react'
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
+import { useForm } from '@mantine/form'
+import { type RegisterInput, registerInputSchema } from '@one-api/contracts'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
-import { TurnstileWidget } from '@/components/turnstile-widget.tsx'
-import { notifyError, notifyInfo, notifySuccess } from '@/lib/notify.ts'
+import { schemaValidator } from '@/lib/form-validation.ts'
+import { notifySuccess } from '@/lib/notify.ts'
 import { useStatus } from '@/lib/status.ts'
 import { useSignUp } from '../api/sign-in.ts'
 import { AuthCard } from '../components/auth-card.tsx'
+import { SendCodeButton } from '../components/send-code-button.tsx'
+import { useTurnstile } from '../lib/use-turnstile.tsx'
 
-export function RegisterPage() {
+interface RegisterValues {
+  username: string
+  password: string
+  confirmation: string
+  email: string
+  verification_code: string
+}
+
+function toPayload(values: RegisterValues, affCode: string, withEmail: boolean): RegisterInput {
+  return {
+    username: values.username.trim(),
+    password: values.password,
+    ...(withEmail ? { email: values.email.trim(), verification_code: values.verification_code.trim() } : {}),
+    ...(affCode ? { aff_code: affCode } : {}),
+  }
+}
+
+function RegisterForm({ affCode, withEmail }: { affCode: string; withEmail: boolean }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const [searchParams] = useSearchParams()
-  const status = useStatus()
   const signUp = useSignUp()
-  const [username, setUsername] = useState('')
-  const [password, setPassword] = useState('')
-  const [confirmation, setConfirmation] = useState('')
-  const [turnstileToken, setTurnstileToken] = useState('')
-  const affCode = searchParams.get('aff') ?? ''
-  const turnstileEnabled = status.turnstile_check === true
-  const mismatch = confirmation !== '' && confirmation !== password
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    if (!username.trim() || !password) return
-    if (password !== confirmation) {
-      notifyError(t('auth.passwordMismatch'))
-      return
-    }
-    if (turnstileEnabled && !turnstileToken) {
-      notifyInfo(t('auth.turnstileWait'))
-      return
-    }
+  const turnstile = useTurnstile()
+  const schemaErrors = schemaValidator(
+    registerInputSchema,
+    (values: RegisterValues) => toPayload(values, affCode, withEmail),
+    { fallbackField: 'username' },
+  )
+  const form = useForm<RegisterValues>({
+    initialValues: { username: '', password: '', confirmation: '', email: '', verification_code: '' },
+    validate: (values) => {
+      const errors = schemaErrors(values)
+      if (values.confirmation !== values.password) errors.confirmation = t('auth.passwordMismatch')
+      if (withEmail && !values.email.trim()) errors.email = t('account.emailRequired')
+      if (withEmail && !values.verification_code.trim()) errors.verification_code = t('account.codeRequired')
+      return errors
+    },
+  })
+  const submit = (values: RegisterValues) => {
+    if (!turnstile.ready()) return
     signUp.mutate(
-      { username: username.trim(), password, affCode, turnstileToken },
+      { payload: toPayload(values, affCode, withEmail), turnstileToken: turnstile.token },
       {
         onSuccess: () => {
           notifySuccess(t('auth.registered'))
@@ -43,7 +60,70 @@ export function RegisterPage() {
       },
     )
   }
+  const emailReady = () => !form.validateField('email').hasError && turnstile.ready()
+  return (
+    <form onSubmit={form.onSubmit(submit)} noValidate>
+      <Stack gap="sm">
+        <TextInput
+          label={t('auth.username')}
+          placeholder={t('auth.newUsernamePlaceholder')}
+          autoComplete="username"
+          required
+          maxLength={12}
+          {...form.getInputProps('username')}
+        />
+        <PasswordInput
+          label={t('auth.password')}
+          placeholder={t('auth.passwordPlaceholder')}
+          autoComplete="new-password"
+          required
+          {...form.getInputProps('password')}
+        />
+        <PasswordInput
+          label={t('auth.confirmPassword')}
+          autoComplete="new-password"
+          required
+          {...form.getInputProps('confirmation')}
+        />
+        {withEmail && (
+          <>
+            <TextInput
+              label={t('account.email')}
+              type="email"
+              autoComplete="email"
+              required
+              {...form.getInputProps('email')}
+            />
+            <Group align="flex-end" gap="xs" wrap="nowrap">
+              <TextInput
+                label={t('account.verificationCode')}
+                autoComplete="one-time-code"
+                required
+                style={{ flex: 1 }}
+                {...form.getInputProps('verification_code')}
+              />
+              <SendCodeButton
+                email={form.getValues().email.trim()}
+                turnstileToken={turnstile.token}
+                check={emailReady}
+              />
+            </Group>
+          </>
+        )}
+        {affCode && <Text size="sm">{t('auth.invitedWith', { code: affCode })}</Text>}
+        {turnstile.widget}
+        <Button type="submit" fullWidth loading={signUp.isPending}>
+          {t('auth.signUp')}
+        </Button>
+      </Stack>
+    </form>
+  )
+}
 
+export function RegisterPage() {
+  const { t } = useTranslation()
+  const [searchParams] = useSearchParams()
+  const status = useStatus()
   const closed = status.register_enabled === false || status.password_register_enabled === false
   return (
     <AuthCard title={t('auth.signUpTitle')}>
@@ -51,50 +131,14 @@ export function RegisterPage() {
         {closed ? (
           <Alert color="gray">{t('auth.registerDisabled')}</Alert>
         ) : (
-          <form onSubmit={submit}>
-            <Stack gap="sm">
-              <TextInput
-                label={t('auth.username')}
-                placeholder={t('auth.newUsernamePlaceholder')}
-                autoComplete="username"
-                required
-                maxLength={12}
-                value={username}
-                onChange={(event) => setUsername(event.currentTarget.value)}
-              />
-              <PasswordInput
-                label={t('auth.password')}
-                placeholder={t('auth.passwordPlaceholder')}
-                autoComplete="new-password"
-                required
-                value={password}
-                onChange={(event) => setPassword(event.currentTarget.value)}
-              />
-              <PasswordInput
-                label={t('auth.confirmPassword')}
-                autoComplete="new-password"
-                required
-                value={confirmation}
-                error={mismatch ? t('auth.passwordMismatch') : undefined}
-                onChange={(event) => setConfirmation(event.currentTarget.value)}
-              />
-              {affCode && (
-                <Text size="sm" c="dimmed">
-                  {t('auth.invitedWith', { code: affCode })}
-                </Text>
-              )}
-              {turnstileEnabled && status.turnstile_site_key && (
-                <TurnstileWidget siteKey={status.turnstile_site_key} onVerify={setTurnstileToken} />
-              )}
-              <Button type="submit" fullWidth loading={signUp.isPending}>
-                {t('auth.signUp')}
-              </Button>
-            </Stack>
-          </form>
+          <RegisterForm
+            affCode={searchParams.get('aff') ?? ''}
+            withEmail={status.email_verification === true}
+          />
         )}
         <Text size="sm" ta="center">
           {t('auth.haveAccount')}{' '}
-          <Anchor component={Link} to="/login">
+          <Anchor component={Link} to="/login" underline="always">
             {t('auth.signIn')}
           </Anchor>
         </Text>

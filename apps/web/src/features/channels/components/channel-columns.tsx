@@ -1,4 +1,4 @@
-import { Badge, Group, Text, Tooltip, UnstyledButton } from '@mantine/core'
+import { Group, Text, Tooltip, UnstyledButton } from '@mantine/core'
 import { type ChannelView, splitList } from '@one-api/contracts/channel'
 import { channelTypeInfo } from '@one-api/contracts/channel-types'
 import { IconAlertTriangle } from '@tabler/icons-react'

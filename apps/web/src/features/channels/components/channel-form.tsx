@@ -64,7 +64,7 @@ export function ChannelForm({ initialValues, creating, submitting, onSubmit, onC
           data={typeOptions}
           searchable
           allowDeselect={false}
-          nothingFoundMessage="No results found."
+          nothingFoundMessage={t('channels.noMatch')}
           description={channelTypeInfo(type)?.tip}
           {...form.getInputProps('type')}
         />

@@ -23,7 +23,7 @@ export function ChannelRowActions({ channel }: { channel: ChannelView }) {
     <>
       <Select
         size="xs"
-        w={150}
+        w={130}
         aria-label={t('channels.testModel', { name })}
         placeholder={t('channels.defaultTestModel')}
         data={splitList(channel.models)}
@@ -31,7 +31,7 @@ export function ChannelRowActions({ channel }: { channel: ChannelView }) {
         onChange={setTestModel}
         clearable
         searchable
-        nothingFoundMessage="No results found."
+        nothingFoundMessage={t('channels.noMatch')}
         comboboxProps={{ withinPortal: true }}
       />
       <Button

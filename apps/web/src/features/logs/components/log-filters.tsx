@@ -23,7 +23,8 @@ export function LogFiltersForm({ admin, value, onApply }: LogFiltersFormProps) {
   })
   const time = (name: 'start_timestamp' | 'end_timestamp') => ({
     type: 'datetime-local',
-    value: draft[name] ? toLocalInput(Number(draft[name])) : '',
+    // Start 0 (the default: from the first log) shows as an empty field, not as 1970.
+    value: draft[name] && draft[name] !== '0' ? toLocalInput(Number(draft[name])) : '',
     onChange: (event: React.ChangeEvent<HTMLInputElement>) =>
       setDraft({ ...draft, [name]: toTimestamp(event.currentTarget.value) }),
   })

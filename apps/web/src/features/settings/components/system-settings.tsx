@@ -17,6 +17,7 @@ const SIGN_IN_SWITCHES: OptionKey[] = [
   'WeChatAuthEnabled',
   'TurnstileCheckEnabled',
   'EmailDomainRestrictionEnabled',
+  'FreeKeyModeEnabled',
 ]
 
 interface SystemSettingsProps {
@@ -51,7 +52,7 @@ export function SystemSettings({ stored, smtpActions }: SystemSettingsProps) {
         description={t('settings.githubHelp', {
           callback: `${stored.ServerAddress || window.location.origin}/oauth/github`,
         })}
-        keys={['GitHubClientId', 'GitHubClientSecret']}
+        keys={['GitHubClientId', 'GitHubClientSecret', 'FreeKeyPaidServiceLink']}
         stored={stored}
       />
       <OptionSection

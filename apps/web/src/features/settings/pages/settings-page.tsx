@@ -3,6 +3,7 @@ import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
 import { Loading } from '@/components/loading.tsx'
+import { SmtpTestMail } from '@/features/auth/components/smtp-test-mail.tsx'
 import { isRoot, useStoredUser } from '@/lib/user-store.ts'
 import { type OptionValues, useOptions } from '../api/list-options.ts'
 import { OperationSettings } from '../components/operation-settings.tsx'
@@ -51,7 +52,9 @@ export function SettingsPage() {
         )}
         {active === 'system' && (
           <Tabs.Panel value="system" pt="md">
-            <WithOptions render={(stored) => <SystemSettings stored={stored} />} />
+            <WithOptions
+              render={(stored) => <SystemSettings stored={stored} smtpActions={<SmtpTestMail />} />}
+            />
           </Tabs.Panel>
         )}
         {active === 'other' && (

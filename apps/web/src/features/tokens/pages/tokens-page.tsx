@@ -8,13 +8,13 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { type Column, DataTable } from '@/components/data-table/data-table.tsx'
 import { SearchBox } from '@/components/data-table/search-box.tsx'
+import { formatTime, sortRows } from '@/components/data-table/sort-rows.ts'
 import { useTableParams } from '@/components/data-table/use-table-params.ts'
 import { renderQuota } from '@/lib/quota-format.ts'
 import { useStatus } from '@/lib/status.ts'
 import { type TokenListOrder, tokenRowsQuery } from '../api/tokens.ts'
 import { TokenActions } from '../components/token-actions.tsx'
 import { TokenStatusBadge } from '../components/token-status-badge.tsx'
-import { formatTime, sortRows } from '../lib/sort-rows.ts'
 
 const LIST_ORDERS: TokenListOrder[] = ['', 'remain_quota', 'used_quota']
 

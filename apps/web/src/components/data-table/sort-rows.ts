@@ -1,4 +1,4 @@
-import type { SortOrder } from '@/components/data-table/use-table-params.ts'
+import type { SortOrder } from './use-table-params.ts'
 
 /** The loaded rows sorted by one field (numbers by value, text by locale), a copy. */
 export function sortRows<Row>(rows: Row[], field: string | undefined, order: SortOrder): Row[] {

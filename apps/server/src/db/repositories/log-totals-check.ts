@@ -1,0 +1,132 @@
+import { LogType } from '@one-api/contracts'
+import { type Kysely, type RawBuilder, sql } from 'kysely'
+import { isMysql } from '../dialect.ts'
+import { SECONDS_PER_DAY } from './log-days.ts'
+import { backfillDailyTotals } from './log-totals.ts'
+import { COUNT_COLUMNS, USAGE_KEYS, USAGE_TABLES, type UsageTableName } from './usage-rollups.ts'
+
+/**
+ * What a set of consume logs comes to, read from the logs or from a table that sums them: how many,
+ * their quota, their tokens, and the sum of their days (so a log moved to another day shows too).
+ * Four sums through the covering index of the logs: cheap enough to check at every start.
+ */
+interface Fingerprint {
+  count: bigint
+  quota: bigint
+  tokens: bigint
+  days: bigint
+}
+
+const FIELDS = ['count', 'quota', 'tokens', 'days'] as const
+
+/** A sum as the drivers return it (number, or a decimal string on PostgreSQL and MySQL). */
+function whole(value: unknown): bigint {
+  const text = String(value ?? 0)
+  return /^-?\d+$/.test(text) ? BigInt(text) : BigInt(Math.round(Number(text)))
+}
+
+async function fingerprint(db: Kysely<unknown>, query: RawBuilder<unknown>): Promise<Fingerprint> {
+  const row = ((await query.execute(db)).rows[0] ?? {}) as Record<string, unknown>
+  return {
+    count: whole(row.count),
+    quota: whole(row.quota),
+    tokens: whole(row.tokens),
+    days: whole(row.days),
+  }
+}
+
+/** The consume logs' own fingerprint. */
+function logsFingerprint(db: Kysely<unknown>): Promise<Fingerprint> {
+  const seconds = sql.lit(SECONDS_PER_DAY)
+  const day = isMysql(db) ? sql`created_at div ${seconds}` : sql`created_at / ${seconds}`
+  return fingerprint(
+    db,
+    sql`select count(*) as count, sum(quota) as quota, sum(prompt_tokens + completion_tokens) as tokens,
+      sum(${day}) as days
+      from logs where type = ${LogType.consume} and created_at is not null`,
+  )
+}
+
+function dailyTotalsFingerprint(db: Kysely<unknown>): Promise<Fingerprint> {
+  return fingerprint(
+    db,
+    sql`select sum(request_count) as count, sum(quota) as quota, sum(tokens) as tokens,
+      sum(day * request_count) as days from log_daily_totals`,
+  )
+}
+
+function usageFingerprint(db: Kysely<unknown>, table: UsageTableName): Promise<Fingerprint> {
+  return fingerprint(
+    db,
+    sql`select sum(request_count) as count, sum(quota) as quota,
+      sum(prompt_tokens + completion_tokens) as tokens, sum(day * request_count) as days
+      from ${sql.table(table)}`,
+  )
+}
+
+function same(a: Fingerprint, b: Fingerprint): boolean {
+  return FIELDS.every((field) => a[field] === b[field])
+}
+
+/**
+ * Checks the tables that sum the consume logs (the log page's daily totals, the dashboards' usage)
+ * against the logs, and rebuilds each that differs. Every write of ours keeps them exact; what
+ * this catches is logs written or deleted behind the gateway's back: by one-api running on the
+ * database again after the upgrade, or by hand. Returns the tables rebuilt.
+ */
+export async function checkLogTotals(db: Kysely<unknown>): Promise<string[]> {
+  const logs = await logsFingerprint(db)
+  const rebuilt: string[] = []
+  if (!same(logs, await dailyTotalsFingerprint(db))) {
+    await db.transaction().execute((transaction) => backfillDailyTotals(transaction))
+    rebuilt.push('log_daily_totals')
+  }
+  for (const table of USAGE_TABLES) {
+    if (same(logs, await usageFingerprint(db, table))) continue
+    await db.transaction().execute((transaction) => rebuildUsageCounts(transaction, table))
+    rebuilt.push(table)
+  }
+  return rebuilt
+}
+
+/** The usage columns a log gives (error_count counts failed attempts, which logs do not record). */
+const LOGGED_COLUMNS = COUNT_COLUMNS.filter((column) => column !== 'error_count')
+
+/**
+ * Sets one usage table's logged counts to the sums of the stored consume logs, keeping its error
+ * counts: they are zeroed, set again from the logs (one upsert from a grouped select), and rows
+ * left with nothing at all go. Run in a transaction, so readers see the old counts or the new.
+ */
+async function rebuildUsageCounts(db: Kysely<unknown>, table: UsageTableName): Promise<void> {
+  const seconds = sql.lit(SECONDS_PER_DAY)
+  const expressions: Record<string, RawBuilder<unknown>> = {
+    day: isMysql(db) ? sql`created_at div ${seconds}` : sql`created_at / ${seconds}`,
+    user_id: sql`coalesce(user_id, 0)`,
+    model_name: sql`coalesce(model_name, '')`,
+    channel_id: sql`coalesce(channel_id, 0)`,
+  }
+  const keys = USAGE_KEYS[table]
+  const grouped = keys.map((key) => expressions[key]!)
+  const zeroed = LOGGED_COLUMNS.map((column) => sql`${sql.ref(column)} = 0`)
+  await sql`update ${sql.table(table)} set ${sql.join(zeroed)}`.execute(db)
+  const assignments = LOGGED_COLUMNS.map((column) =>
+    isMysql(db)
+      ? sql`${sql.ref(column)} = values(${sql.ref(column)})`
+      : sql`${sql.ref(column)} = excluded.${sql.ref(column)}`,
+  )
+  const onConflict = isMysql(db)
+    ? sql`on duplicate key update ${sql.join(assignments)}`
+    : sql`on conflict (${sql.join(keys.map((key) => sql.ref(key)))}) do update set ${sql.join(assignments)}`
+  await sql`
+    insert into ${sql.table(table)} (${sql.join(keys.map((key) => sql.ref(key)))},
+      request_count, quota, prompt_tokens, completion_tokens, error_count)
+    select ${sql.join(grouped)}, count(*), coalesce(sum(quota), 0), coalesce(sum(prompt_tokens), 0),
+      coalesce(sum(completion_tokens), 0), 0
+    from logs
+    where type = ${LogType.consume} and created_at is not null
+    group by ${sql.join(grouped)}
+    ${onConflict}
+  `.execute(db)
+  const empty = COUNT_COLUMNS.map((column) => sql`${sql.ref(column)} = 0`)
+  await sql`delete from ${sql.table(table)} where ${sql.join(empty, sql` and `)}`.execute(db)
+}

@@ -1,0 +1,59 @@
+import { Divider, Group } from '@mantine/core'
+import { useDisclosure } from '@mantine/hooks'
+import { useQueryClient } from '@tanstack/react-query'
+import { lazy, Suspense } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useNavigate } from 'react-router'
+import { notifySuccess } from '@/lib/notify.ts'
+import { forgetUserQueries, useStatus } from '@/lib/status.ts'
+import { storeUser } from '@/lib/user-store.ts'
+import { signInWithWeChat } from '../api/oauth.ts'
+import { enabledProviders, RedirectButton, WeChatButton } from './provider-buttons.tsx'
+
+// The dialog (and Mantine's Modal) loads when first opened: the sign-in page's first load stays small.
+const WeChatCodeModal = lazy(async () => ({
+  default: (await import('./wechat-code-modal.tsx')).WeChatCodeModal,
+}))
+
+/** GitHub, Lark, WeChat and OIDC sign-in, each shown when the administrator enabled it. */
+export function OtherSignInMethods() {
+  const { t } = useTranslation()
+  const status = useStatus()
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const [wechatOpened, wechat] = useDisclosure(false)
+  const enabled = enabledProviders(status)
+  if (!enabled.github && !enabled.lark && !enabled.oidc && !enabled.wechat) return null
+  const signInWithCode = async (code: string) => {
+    const user = await signInWithWeChat(code)
+    forgetUserQueries(queryClient)
+    storeUser(user)
+    notifySuccess(t('auth.signedIn'))
+    wechat.close()
+    navigate('/')
+  }
+  return (
+    <>
+      <Divider label={t('auth.otherMethods')} labelPosition="center" />
+      <Group justify="center" gap="md">
+        {enabled.github && (
+          <RedirectButton provider="github" status={status} label={t('auth.signInWithGitHub')} />
+        )}
+        {enabled.lark && <RedirectButton provider="lark" status={status} label={t('auth.signInWithLark')} />}
+        {enabled.wechat && <WeChatButton onClick={wechat.open} />}
+        {enabled.oidc && <RedirectButton provider="oidc" status={status} label={t('auth.signInWithOidc')} />}
+      </Group>
+      {wechatOpened && (
+        <Suspense>
+          <WeChatCodeModal
+            opened
+            title={t('auth.signInWithWeChat')}
+            submitLabel={t('auth.signIn')}
+            onClose={wechat.close}
+            onSubmit={signInWithCode}
+          />
+        </Suspense>
+      )}
+    </>
+  )
+}

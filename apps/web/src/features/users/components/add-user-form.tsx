@@ -1,0 +1,72 @@
+import { Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core'
+import { useForm } from '@mantine/form'
+import { type CreateUserInput, createUserInputSchema } from '@one-api/contracts/user-admin'
+import { useTranslation } from 'react-i18next'
+import { schemaValidator } from '@/lib/form-validation.ts'
+
+export interface AddUserValues {
+  username: string
+  display_name: string
+  password: string
+}
+
+const EMPTY: AddUserValues = { username: '', display_name: '', password: '' }
+
+export function toCreateUserPayload(values: AddUserValues): CreateUserInput {
+  return {
+    username: values.username.trim(),
+    display_name: values.display_name.trim(),
+    password: values.password,
+  }
+}
+
+const validate = schemaValidator(createUserInputSchema, toCreateUserPayload, { fallbackField: 'username' })
+
+interface AddUserFormProps {
+  submitting: boolean
+  onSubmit: (payload: CreateUserInput) => void
+  onCancel: () => void
+}
+
+/** A new normal user: username and password required, display name optional. */
+export function AddUserForm({ submitting, onSubmit, onCancel }: AddUserFormProps) {
+  const { t } = useTranslation()
+  const form = useForm<AddUserValues>({ mode: 'controlled', initialValues: EMPTY, validate })
+  return (
+    <form onSubmit={form.onSubmit((values) => onSubmit(toCreateUserPayload(values)))} noValidate>
+      <Stack gap="md" maw={560}>
+        <TextInput
+          label={t('users.form.username')}
+          placeholder={t('users.form.usernamePlaceholder')}
+          autoComplete="off"
+          withAsterisk
+          key={form.key('username')}
+          {...form.getInputProps('username')}
+        />
+        <TextInput
+          label={t('users.form.displayName')}
+          placeholder={t('users.form.displayNamePlaceholder')}
+          autoComplete="off"
+          key={form.key('display_name')}
+          {...form.getInputProps('display_name')}
+        />
+        <PasswordInput
+          label={t('users.form.password')}
+          placeholder={t('users.form.passwordPlaceholder')}
+          autoComplete="new-password"
+          withAsterisk
+          key={form.key('password')}
+          {...form.getInputProps('password')}
+        />
+        <Group>
+          <Button type="submit" loading={submitting}>
+            {t('users.form.create')}
+          </Button>
+          <Button variant="default" onClick={onCancel}>
+            {t('common.cancel')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  )
+}

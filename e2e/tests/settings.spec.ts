@@ -98,7 +98,8 @@ test('root changes system options: addresses lose their trailing slash, secrets 
   const server = section(page, 'Server')
   await server.getByLabel('Server address').fill(`${baseURL}/`)
   await server.getByRole('button', { name: 'Save' }).click()
-  await expect(page.getByText('Settings saved')).toBeVisible()
+  // Without its slash the address may be the one stored already: then nothing is sent.
+  await expect(page.getByText(/Settings saved|Nothing has changed/)).toBeVisible()
 
   const smtp = section(page, 'SMTP')
   await smtp.getByLabel('SMTP server').fill('smtp.e2e.example')

@@ -126,7 +126,7 @@ test('root changes system options: addresses lose their trailing slash, secrets 
 
   // Turning password sign-in off asks first; cancelling keeps it on (the other tests sign in with it).
   const signInSwitches = section(page, 'Sign-in and registration')
-  await signInSwitches.getByText('Sign-in with password').click()
+  await signInSwitches.getByRole('switch', { name: 'Sign-in with password' }).click()
   const dialog = page.getByRole('dialog')
   await expect(dialog).toContainText('will no longer be able to sign in with their password')
   await expectAccessible(page, 'password sign-in confirmation')

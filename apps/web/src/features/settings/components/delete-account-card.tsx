@@ -61,7 +61,13 @@ export function DeleteAccountCard() {
           {t('settings.deleteAccount')}
         </Button>
       </Stack>
-      <Modal opened={opened} onClose={close} title={title} centered>
+      <Modal
+        opened={opened}
+        onClose={close}
+        title={title}
+        centered
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+      >
         <Stack gap="sm">
           <Text size="sm">{t('settings.deleteAccountWarning')}</Text>
           <TextInput

@@ -143,7 +143,7 @@ test('root writes the About text with a sanitised preview; the update check stay
   await openTab(page, 'Other settings')
   const content = section(page, 'Notice, about, home page and footer')
   const about = `**e2e about ${Date.now()}** <img src="x" onerror="window.e2eHacked = 1">`
-  await content.getByLabel('About', { exact: true }).fill(about)
+  await content.getByRole('textbox', { name: 'About', exact: true }).fill(about)
   await content.getByRole('tab', { name: 'Preview' }).nth(1).click()
   await expect(content.getByTestId('preview-About').locator('strong')).toContainText('e2e about')
   await expect(content.getByTestId('preview-About').locator('img')).not.toHaveAttribute('onerror')
@@ -152,7 +152,7 @@ test('root writes the About text with a sanitised preview; the update check stay
   expect(await page.evaluate(() => (window as { e2eHacked?: number }).e2eHacked)).toBeUndefined()
   await page.reload()
   await expect(
-    section(page, 'Notice, about, home page and footer').getByLabel('About', { exact: true }),
+    section(page, 'Notice, about, home page and footer').getByRole('textbox', { name: 'About', exact: true }),
   ).toHaveValue(about)
 
   const updates = section(page, 'Updates')

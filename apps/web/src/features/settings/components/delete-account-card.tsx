@@ -74,6 +74,10 @@ export function DeleteAccountCard() {
             label={t('settings.deleteAccountType', { username: user?.username ?? '' })}
             value={typed}
             error={error}
+            styles={{
+              error: { color: 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-3))' },
+              input: { color: 'var(--mantine-color-text)' },
+            }}
             autoComplete="off"
             data-autofocus
             onChange={(event) => {

@@ -50,7 +50,7 @@ test('root changes operation options; prices typed in dollars become the ratios,
   const quota = section(page, 'Quota')
   await quota.getByLabel('Low-quota reminder threshold').fill(threshold)
   await quota.getByRole('button', { name: 'Save' }).click()
-  await expect(page.getByText('Settings saved')).toBeVisible()
+  await expect(page.getByText('Settings saved').first()).toBeVisible()
   await page.reload()
   await expect(section(page, 'Quota').getByLabel('Low-quota reminder threshold')).toHaveValue(threshold)
 
@@ -61,7 +61,7 @@ test('root changes operation options; prices typed in dollars become the ratios,
   await ratios.getByLabel('Output price of e2e-settings-model', { exact: true }).fill('0.6')
   await expect(ratios.getByLabel('Cached input price of e2e-settings-model')).toHaveText('$0.075')
   await ratios.getByRole('button', { name: 'Save' }).click()
-  await expect(page.getByText('Settings saved')).toBeVisible()
+  await expect(page.getByText('Settings saved').first()).toBeVisible()
   await expect
     .poll(async () => JSON.parse((await storedOption(page, 'ModelRatio')) ?? '{}')['e2e-settings-model'])
     .toBe(0.075)
@@ -98,13 +98,14 @@ test('root changes system options: addresses lose their trailing slash, secrets 
   const server = section(page, 'Server')
   await server.getByLabel('Server address').fill(`${baseURL}/`)
   await server.getByRole('button', { name: 'Save' }).click()
-  await expect(page.getByText('Settings saved')).toBeVisible()
+  // Without its slash the address may be the one stored already: then nothing is sent.
+  await expect(page.getByText(/Settings saved|Nothing has changed/).first()).toBeVisible()
 
   const smtp = section(page, 'SMTP')
   await smtp.getByLabel('SMTP server').fill('smtp.e2e.example')
   await smtp.getByLabel('SMTP password or token').fill('e2e-smtp-secret')
   await smtp.getByRole('button', { name: 'Save' }).click()
-  await expect(page.getByText('Settings saved')).toBeVisible()
+  await expect(page.getByText('Settings saved').first()).toBeVisible()
 
   const whitelist = section(page, 'Email domain whitelist')
   await whitelist.getByLabel('Domain to add').fill('e2e-settings.example')
@@ -113,7 +114,7 @@ test('root changes system options: addresses lose their trailing slash, secrets 
   await whitelist.getByRole('button', { name: 'Add' }).click()
   await expect(whitelist.getByText('e2e-settings.example')).toHaveCount(1)
   await whitelist.getByRole('button', { name: 'Save' }).click()
-  await expect(page.getByText('Settings saved')).toBeVisible()
+  await expect(page.getByText('Settings saved').first()).toBeVisible()
 
   await page.reload()
   await expect(section(page, 'Server').getByLabel('Server address')).toHaveValue(String(baseURL))
@@ -125,7 +126,7 @@ test('root changes system options: addresses lose their trailing slash, secrets 
 
   // Turning password sign-in off asks first; cancelling keeps it on (the other tests sign in with it).
   const signInSwitches = section(page, 'Sign-in and registration')
-  await signInSwitches.getByText('Sign-in with password').click()
+  await signInSwitches.getByRole('switch', { name: 'Sign-in with password' }).click()
   const dialog = page.getByRole('dialog')
   await expect(dialog).toContainText('will no longer be able to sign in with their password')
   await expectAccessible(page, 'password sign-in confirmation')
@@ -142,16 +143,16 @@ test('root writes the About text with a sanitised preview; the update check stay
   await openTab(page, 'Other settings')
   const content = section(page, 'Notice, about, home page and footer')
   const about = `**e2e about ${Date.now()}** <img src="x" onerror="window.e2eHacked = 1">`
-  await content.getByLabel('About', { exact: true }).fill(about)
+  await content.getByRole('textbox', { name: 'About', exact: true }).fill(about)
   await content.getByRole('tab', { name: 'Preview' }).nth(1).click()
   await expect(content.getByTestId('preview-About').locator('strong')).toContainText('e2e about')
   await expect(content.getByTestId('preview-About').locator('img')).not.toHaveAttribute('onerror')
   await content.getByRole('button', { name: 'Save' }).click()
-  await expect(page.getByText('Settings saved')).toBeVisible()
+  await expect(page.getByText('Settings saved').first()).toBeVisible()
   expect(await page.evaluate(() => (window as { e2eHacked?: number }).e2eHacked)).toBeUndefined()
   await page.reload()
   await expect(
-    section(page, 'Notice, about, home page and footer').getByLabel('About', { exact: true }),
+    section(page, 'Notice, about, home page and footer').getByRole('textbox', { name: 'About', exact: true }),
   ).toHaveValue(about)
 
   const updates = section(page, 'Updates')

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group, Stack, Text, Title } from '@mantine/core'
+import { Anchor, Group, Stack, Text, Title } from '@mantine/core'
 import { channelTypeInfo } from '@one-api/contracts/channel-types'
 import type { ModelPriceView } from '@one-api/contracts/model-price'
 import { useTranslation } from 'react-i18next'
@@ -73,13 +73,17 @@ export function ModelsPage() {
       key: 'channels',
       header: t('models.columns.channels'),
       render: (row) => (
-        <Group gap={4}>
+        <Group gap="xs">
           {(row.channels ?? []).map((channel) => (
-            <Badge key={channel.id} variant="light" tt="none" title={channelTypeInfo(channel.type)?.name}>
-              <Anchor component={Link} to={`/channel/edit/${channel.id}`} size="xs" inherit>
-                #{channel.id} {channel.name}
-              </Anchor>
-            </Badge>
+            <Anchor
+              key={channel.id}
+              component={Link}
+              to={`/channel/edit/${channel.id}`}
+              size="sm"
+              title={channelTypeInfo(channel.type)?.name}
+            >
+              #{channel.id} {channel.name}
+            </Anchor>
           ))}
         </Group>
       ),

@@ -61,13 +61,23 @@ export function DeleteAccountCard() {
           {t('settings.deleteAccount')}
         </Button>
       </Stack>
-      <Modal opened={opened} onClose={close} title={title} centered>
+      <Modal
+        opened={opened}
+        onClose={close}
+        title={title}
+        centered
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+      >
         <Stack gap="sm">
           <Text size="sm">{t('settings.deleteAccountWarning')}</Text>
           <TextInput
             label={t('settings.deleteAccountType', { username: user?.username ?? '' })}
             value={typed}
             error={error}
+            styles={{
+              error: { color: 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-3))' },
+              input: { color: 'var(--mantine-color-text)' },
+            }}
             autoComplete="off"
             data-autofocus
             onChange={(event) => {

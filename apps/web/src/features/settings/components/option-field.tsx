@@ -9,6 +9,12 @@ import type { OptionFormValues } from '../lib/option-changes.ts'
 /** Help texts under fields in the body colour: Mantine's dimmed grey is below WCAG AA contrast. */
 export const READABLE_DESCRIPTION = { description: { color: 'var(--mantine-color-text)' } }
 
+/** Error messages and the text of a field in error, dark enough to read (Mantine's red 6 is not). */
+const READABLE_ERROR = {
+  error: { color: 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-3))' },
+  input: { color: 'var(--mantine-color-text)' },
+}
+
 /** Number fields' limits: retry times count whole tries, quota per unit takes cents. */
 const NUMBER_STEPS: Partial<Record<OptionKey, string>> = {
   QuotaPerUnit: '0.01',
@@ -33,6 +39,7 @@ export function OptionField(props: OptionFieldProps) {
   if (props.render) return props.render(props)
   const common = {
     label: t(optionLabelKey(key)),
+    styles: READABLE_ERROR,
     ...form.getInputProps(key),
   }
   const kind = OPTION_DEFINITIONS[key].kind
@@ -58,7 +65,14 @@ export function OptionField(props: OptionFieldProps) {
         minRows={4}
         maxRows={16}
         formatOnBlur
-        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
+        styles={{
+          ...READABLE_ERROR,
+          input: {
+            ...READABLE_ERROR.input,
+            fontFamily: 'var(--mantine-font-family-monospace)',
+            fontSize: 13,
+          },
+        }}
       />
     )
   }

@@ -62,6 +62,7 @@ export function OptionSwitches(props: OptionSwitchesProps) {
         opened={confirming !== undefined}
         onClose={() => setConfirming(undefined)}
         title={t('settings.confirmTitle')}
+        closeButtonProps={{ 'aria-label': t('common.close') }}
         centered
       >
         <Text size="sm">{confirming ? props.confirmOff?.[confirming] : ''}</Text>

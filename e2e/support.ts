@@ -92,3 +92,17 @@ export async function captureScreen(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 })
   await setScheme(page, 'light')
 }
+
+/**
+ * Closes the toasts on screen: they sit over the top right of the page, where tables keep their
+ * row actions, and a click there would land on the toast instead.
+ */
+export async function dismissNotices(page: Page) {
+  const close = page.locator('.mantine-Notification-root').getByRole('button', { name: 'Close' })
+  // A toast may close by itself meanwhile: a click that finds none is not an error.
+  while ((await close.count()) > 0)
+    await close
+      .first()
+      .click({ timeout: 2_000 })
+      .catch(() => undefined)
+}

@@ -1,4 +1,4 @@
-import { Anchor, type CSSVariablesResolver, createTheme } from '@mantine/core'
+import { Anchor, type CSSVariablesResolver, createTheme, Notification } from '@mantine/core'
 
 // Shade 8 keeps white text on primary buttons above the 4.5:1 contrast of WCAG AA. Links are
 // always underlined: in dark mode the link colour alone does not stand out from the text around it.
@@ -6,7 +6,11 @@ export const theme = createTheme({
   primaryColor: 'blue',
   primaryShade: { light: 8, dark: 8 },
   defaultRadius: 'md',
-  components: { Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }) },
+  components: {
+    Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+    // A toast's message under its title is grey by default (3.3:1 on white): the body colour instead.
+    Notification: Notification.extend({ styles: { description: { color: 'var(--mantine-color-text)' } } }),
+  },
 })
 
 /**

@@ -40,6 +40,8 @@ function RegisterForm({ affCode, withEmail }: { affCode: string; withEmail: bool
   )
   const form = useForm<RegisterValues>({
     initialValues: { username: '', password: '', confirmation: '', email: '', verification_code: '' },
+    // A mistyped confirmation is said while typing, not only on submit.
+    validateInputOnChange: ['confirmation'],
     validate: (values) => {
       const errors = schemaErrors(values)
       if (values.confirmation !== values.password) errors.confirmation = t('auth.passwordMismatch')

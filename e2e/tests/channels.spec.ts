@@ -1,6 +1,14 @@
 import type { Page } from '@playwright/test'
 import { UPSTREAM_KEY } from '../constants.ts'
-import { captureScreen, expect, heading, ROOT_SESSION, test, upstreamUrl } from '../support.ts'
+import {
+  captureScreen,
+  dismissNotices,
+  expect,
+  heading,
+  ROOT_SESSION,
+  test,
+  upstreamUrl,
+} from '../support.ts'
 
 test.use({ storageState: ROOT_SESSION })
 // One administrator's afternoon: each step works on the channels the previous ones made.
@@ -78,8 +86,10 @@ test('testing the channel shows its response time; it can be disabled and enable
     page.getByText(new RegExp(`Channel ${NAME} answered with gpt-4o-mini in \\d+\\.\\d\\d s`)),
   ).toBeVisible()
   await expect(row(page, NAME).getByText(/^\d+\.\d\d s$/)).toBeVisible()
+  await dismissNotices(page)
   await page.getByRole('button', { name: `Disable ${NAME}` }).click()
   await expect(row(page, NAME).getByText('Disabled', { exact: true })).toBeVisible()
+  await dismissNotices(page)
   await page.getByRole('button', { name: `Enable ${NAME}` }).click()
   await expect(row(page, NAME).getByText('Enabled', { exact: true })).toBeVisible()
   await captureScreen(page, 'channel-list')

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import type { APIRequestContext, Page } from '@playwright/test'
-import { captureScreen, expect, heading, ROOT_SESSION, signIn, test } from '../support.ts'
+import { captureScreen, dismissNotices, expect, heading, ROOT_SESSION, signIn, test } from '../support.ts'
 
 // Names unique to this spec: every spec shares one gateway and one database.
 const BATCH = 'e2e-promo'
@@ -79,8 +79,10 @@ test.describe('root and redemption codes', () => {
     await row.getByRole('button', { name: `Copy the code of ${name}` }).click()
     expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^[0-9a-f]{32}$/)
 
+    await dismissNotices(page)
     await row.getByRole('button', { name: `Disable ${name}` }).click()
     await expect(row).toContainText('Disabled')
+    await dismissNotices(page)
     await row.getByRole('button', { name: `Enable ${name}` }).click()
     await expect(row).toContainText('Unused')
 

@@ -15,6 +15,7 @@ import { useForm } from '@mantine/form'
 import { channelSubmitSchema } from '@one-api/contracts/channel'
 import { CHANNEL_TYPE_ORDER, ChannelType, channelTypeInfo } from '@one-api/contracts/channel-types'
 import { useTranslation } from 'react-i18next'
+import { FormActions } from '@/components/form-actions.tsx'
 import { schemaValidator } from '@/lib/form-validation.ts'
 import { useGroups } from '../api/model-options.ts'
 import type { ChannelPayload } from '../api/save-channel.ts'
@@ -151,14 +152,11 @@ export function ChannelForm({ initialValues, creating, submitting, onSubmit, onC
             {...form.getInputProps('weight')}
           />
         </SimpleGrid>
-        <Group>
-          <Button type="submit" loading={submitting}>
-            {creating ? t('channels.form.create') : t('common.save')}
-          </Button>
-          <Button variant="default" onClick={onCancel}>
-            {t('common.cancel')}
-          </Button>
-        </Group>
+        <FormActions
+          submitLabel={creating ? t('channels.form.create') : t('common.save')}
+          submitting={submitting}
+          onCancel={onCancel}
+        />
       </Stack>
     </form>
   )

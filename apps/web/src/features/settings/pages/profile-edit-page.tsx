@@ -3,6 +3,7 @@ import { useForm } from '@mantine/form'
 import { type UpdateSelfInput, updateSelfInputSchema } from '@one-api/contracts'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
+import { FormActions } from '@/components/form-actions.tsx'
 import { Loading } from '@/components/loading.tsx'
 import { schemaValidator } from '@/lib/form-validation.ts'
 import { notifyInfo, notifySuccess } from '@/lib/notify.ts'
@@ -93,14 +94,7 @@ export function ProfileForm({ user, submitting, onSubmit, onCancel }: ProfileFor
           key={form.key('password_again')}
           {...form.getInputProps('password_again')}
         />
-        <Group>
-          <Button type="submit" loading={submitting}>
-            {t('common.save')}
-          </Button>
-          <Button variant="default" onClick={onCancel}>
-            {t('common.cancel')}
-          </Button>
-        </Group>
+        <FormActions submitLabel={t('common.save')} submitting={submitting} onCancel={onCancel} />
       </Stack>
     </form>
   )

@@ -2,6 +2,7 @@ import { Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import { type CreateUserInput, createUserInputSchema } from '@one-api/contracts/user-admin'
 import { useTranslation } from 'react-i18next'
+import { FormActions } from '@/components/form-actions.tsx'
 import { schemaValidator } from '@/lib/form-validation.ts'
 
 export interface AddUserValues {
@@ -58,14 +59,7 @@ export function AddUserForm({ submitting, onSubmit, onCancel }: AddUserFormProps
           key={form.key('password')}
           {...form.getInputProps('password')}
         />
-        <Group>
-          <Button type="submit" loading={submitting}>
-            {t('users.form.create')}
-          </Button>
-          <Button variant="default" onClick={onCancel}>
-            {t('common.cancel')}
-          </Button>
-        </Group>
+        <FormActions submitLabel={t('users.form.create')} submitting={submitting} onCancel={onCancel} />
       </Stack>
     </form>
   )

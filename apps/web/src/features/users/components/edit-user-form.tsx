@@ -12,6 +12,7 @@ import {
 import { useForm } from '@mantine/form'
 import { type UpdateUserInput, updateUserInputSchema } from '@one-api/contracts/user-admin'
 import { useTranslation } from 'react-i18next'
+import { FormActions } from '@/components/form-actions.tsx'
 import { schemaValidator } from '@/lib/form-validation.ts'
 import type { UserView } from '../api/user-keys.ts'
 
@@ -137,14 +138,7 @@ export function EditUserForm({
           <ReadOnly label={t('users.form.github')} value={user.github_id} />
           <ReadOnly label={t('users.form.wechat')} value={user.wechat_id} />
         </SimpleGrid>
-        <Group>
-          <Button type="submit" loading={submitting}>
-            {t('users.form.save')}
-          </Button>
-          <Button variant="default" onClick={onCancel}>
-            {t('common.cancel')}
-          </Button>
-        </Group>
+        <FormActions submitLabel={t('users.form.save')} submitting={submitting} onCancel={onCancel} />
       </Stack>
     </form>
   )

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { handleMessages, refuseAnthropicHeaders, sendAnthropicError } from './anthropic.ts'
 import { handleChat } from './chat.ts'
 import { handleCompletions } from './completions.ts'
+import { DashScope, isDashScopePath } from './dashscope.ts'
 import {
   handleEmbeddings,
   handleImages,
@@ -83,6 +84,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
   const log: RecordedRequest[] = []
   const logSize = options.requestLogSize ?? 200
   const apiKeys = options.apiKeys ? new Set(options.apiKeys) : undefined
+  const dashScope = new DashScope(apiKeys)
 
   function control(request: IncomingMessage, response: ServerResponse, pathname: string, body: Buffer) {
     const route = `${request.method} ${pathname}`
@@ -121,6 +123,17 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     sendJson(response, 404, JSON.stringify({ error: `unknown control route ${route}` }))
   }
 
+  function record(
+    request: IncomingMessage,
+    path: string,
+    body: Buffer,
+    json: Record<string, unknown> | undefined,
+  ) {
+    if (logSize === 0) return
+    log.push({ method: request.method ?? '', path, headers: request.headers, body, json })
+    if (log.length > logSize) log.shift()
+  }
+
   let requestCount = 0
 
   async function relay(
@@ -134,16 +147,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     response.setHeader('x-request-id', `req_mock_${++requestCount}`)
     const contentType = request.headers['content-type'] ?? ''
     const json = route.endpoint === 'models' ? {} : parseJsonBody(body, contentType)
-    if (logSize > 0) {
-      log.push({
-        method: request.method ?? '',
-        path,
-        headers: request.headers,
-        body,
-        json: json === 'invalid' ? undefined : json,
-      })
-      if (log.length > logSize) log.shift()
-    }
+    record(request, path, body, json === 'invalid' ? undefined : json)
     const anthropic = route.endpoint === 'messages'
     if (anthropic) {
       if (refuseAnthropicHeaders(response, request.headers, apiKeys)) return
@@ -199,6 +203,12 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     const path = request.url ?? '/'
     const pathname = path.split('?', 1)[0]
     if (pathname.startsWith('/__mock/')) return control(request, response, pathname, body)
+    if (isDashScopePath(pathname)) {
+      const json = parseJsonBody(body, request.headers['content-type'] ?? '')
+      const parsed = json === 'invalid' ? undefined : json
+      record(request, path, body, parsed)
+      return dashScope.handle(request.method ?? 'GET', pathname, request.headers, parsed, response)
+    }
     const route = matchRoute(request.method ?? 'GET', pathname)
     if (!route) {
       const message = `Invalid URL (${request.method} ${pathname})`

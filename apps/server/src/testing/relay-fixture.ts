@@ -23,6 +23,8 @@ export interface ChannelFields {
   system_prompt?: string
   /** Another upstream than the mock (e.g. a proxy in front of it). */
   base_url?: string
+  /** The channel's config column (plugin, api_version, user_id, ...). */
+  config?: Record<string, unknown>
 }
 
 export interface TokenFields {

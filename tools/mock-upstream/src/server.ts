@@ -26,6 +26,7 @@ import {
   parseFaultRule,
 } from './faults.ts'
 import { parseMultipart } from './multipart-fields.ts'
+import { isReplicatePath, Replicate } from './replicate.ts'
 import { matchRoute, type Route } from './routes.ts'
 import { handleSpeech } from './speech.ts'
 
@@ -85,6 +86,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
   const logSize = options.requestLogSize ?? 200
   const apiKeys = options.apiKeys ? new Set(options.apiKeys) : undefined
   const dashScope = new DashScope(apiKeys)
+  const replicate = new Replicate(apiKeys)
 
   function control(request: IncomingMessage, response: ServerResponse, pathname: string, body: Buffer) {
     const route = `${request.method} ${pathname}`
@@ -208,6 +210,12 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       const parsed = json === 'invalid' ? undefined : json
       record(request, path, body, parsed)
       return dashScope.handle(request.method ?? 'GET', pathname, request.headers, parsed, response)
+    }
+    if (isReplicatePath(pathname)) {
+      const json = parseJsonBody(body, request.headers['content-type'] ?? '')
+      const parsed = json === 'invalid' ? undefined : json
+      record(request, path, body, parsed)
+      return replicate.handle(request.method ?? 'GET', pathname, request.headers, parsed, response)
     }
     const route = matchRoute(request.method ?? 'GET', pathname)
     if (!route) {

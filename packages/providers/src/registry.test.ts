@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts'
+import { geminiAdaptor } from './gemini/adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { getAdaptor, supportedChannelTypes } from './registry.ts'
 import { relayModeFromPath } from './relay-mode.ts'
@@ -11,7 +12,7 @@ describe('registry', () => {
       expect(getAdaptor(type)).toBe(openAiCompatibleAdaptor)
     }
     expect(supportedChannelTypes()).toEqual(
-      [...openAiFormat, 14, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort((a, b) => a - b),
+      [...openAiFormat, 14, 24, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort((a, b) => a - b),
     )
   })
 
@@ -22,11 +23,12 @@ describe('registry', () => {
     expect(bridged).toBeDefined()
     expect(bridged).not.toBe(openAiCompatibleAdaptor)
     expect(getAdaptor(1, 'anthropic')).toBe(bridged)
-    expect(getAdaptor(24, 'anthropic')).toBeUndefined()
+    expect(getAdaptor(24)).toBe(geminiAdaptor)
+    expect(getAdaptor(24, 'anthropic')).toBeDefined()
   })
 
   it('has no adaptor for native or unknown types yet', () => {
-    for (const type of [0, 11, 24, 43, 52, 999]) expect(getAdaptor(type)).toBeUndefined()
+    for (const type of [0, 11, 43, 52, 999]) expect(getAdaptor(type)).toBeUndefined()
   })
 
   it('derives the relay mode from the path', () => {

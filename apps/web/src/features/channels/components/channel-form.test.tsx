@@ -132,7 +132,7 @@ describe('ChannelForm', { timeout: 120_000 }, () => {
     expect(onSubmit.mock.calls[0][0]).not.toHaveProperty('batch')
   })
 
-  it('keeps a Gemini channel\'s API version in its config', async () => {
+  it("keeps a Gemini channel's API version in its config", async () => {
     const stored = valuesOf({
       id: 8,
       type: 24,

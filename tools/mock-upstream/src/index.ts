@@ -1,3 +1,4 @@
+export { MOCK_AWS_CREDENTIALS } from './aws-signature.ts'
 export type { FaultPlan, FaultRule } from './faults.ts'
 export {
   type MockUpstream,

@@ -86,6 +86,8 @@ export async function testChannel(
   const json = { model, messages: [{ role: 'user', content: context.config.TEST_PROMPT }] }
   const request: RelayRequest = {
     mode: 'chat',
+    // Signed requests (AWS) are signed with the time of the test.
+    receivedAt: Math.floor(Date.now() / 1000),
     path: '/v1/chat/completions',
     body: Buffer.from(JSON.stringify(json)),
     json,

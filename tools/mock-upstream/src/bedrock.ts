@@ -187,3 +187,17 @@ export function handleConverse(
   response.writeHead(200, { 'content-type': 'application/json', 'x-amzn-requestid': 'mock-bedrock-request' })
   response.end(JSON.stringify(body))
 }
+
+/** One event of a recorded ConverseStream transcript (an adaptor's fixture), or an exception. */
+export type BedrockStreamEvent =
+  | { readonly event: string; readonly payload: Json }
+  | { readonly exception: string; readonly payload: { message: string } }
+
+/** A transcript as the bytes Bedrock sends: AWS event stream frames, encoded by AWS's codec. */
+export function encodeBedrockEvents(events: readonly BedrockStreamEvent[]): Buffer {
+  return Buffer.concat(
+    events.map((item) =>
+      'event' in item ? frame(item.event, item.payload) : exception(item.exception, item.payload.message),
+    ),
+  )
+}

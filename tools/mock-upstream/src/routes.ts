@@ -15,6 +15,7 @@ export type Endpoint =
   | 'translations'
   | 'models'
   | 'messages'
+  | 'responses'
 
 export interface Route {
   endpoint: Endpoint
@@ -50,5 +51,6 @@ function endpointOf(path: string): Endpoint | undefined {
   if (path === '/audio/translations') return 'translations'
   if (path === '/models') return 'models'
   if (path === '/messages') return 'messages'
+  if (path === '/responses') return 'responses'
   return undefined
 }

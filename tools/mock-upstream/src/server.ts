@@ -25,6 +25,7 @@ import {
   parseFaultRule,
 } from './faults.ts'
 import { parseMultipart } from './multipart-fields.ts'
+import { handleResponses } from './responses.ts'
 import { matchRoute, type Route } from './routes.ts'
 import { handleSpeech } from './speech.ts'
 
@@ -177,6 +178,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
         return handleChat(response, input, model, faults)
       case 'messages':
         return handleMessages(response, input, model, faults)
+      case 'responses':
+        return handleResponses(response, input, model, faults)
       case 'completions':
         return handleCompletions(response, input, model, faults)
       case 'embeddings':

@@ -11,7 +11,7 @@ describe('registry', () => {
       expect(getAdaptor(type)).toBe(openAiCompatibleAdaptor)
     }
     expect(supportedChannelTypes()).toEqual(
-      [...openAiFormat, 14, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort((a, b) => a - b),
+      [...openAiFormat, 14, 35, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort((a, b) => a - b),
     )
   })
 
@@ -23,6 +23,15 @@ describe('registry', () => {
     expect(bridged).not.toBe(openAiCompatibleAdaptor)
     expect(getAdaptor(1, 'anthropic')).toBe(bridged)
     expect(getAdaptor(24, 'anthropic')).toBeUndefined()
+  })
+
+  it('passes Responses clients through to OpenAI channels (or those configured so) and bridges the rest', () => {
+    const passthrough = getAdaptor(1, 'responses')
+    expect(getAdaptor(50, 'responses', { responses_api: true })).toBe(passthrough)
+    const bridged = getAdaptor(50, 'responses')
+    expect(bridged).not.toBe(passthrough)
+    expect(getAdaptor(14, 'responses')).not.toBe(anthropicAdaptor)
+    expect(getAdaptor(24, 'responses')).toBeUndefined()
   })
 
   it('has no adaptor for native or unknown types yet', () => {

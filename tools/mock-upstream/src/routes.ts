@@ -16,6 +16,9 @@ export type Endpoint =
   | 'models'
   | 'messages'
   | 'responses'
+  | 'cohere-chat'
+  | 'cohere-embed'
+  | 'cohere-rerank'
 
 export interface Route {
   endpoint: Endpoint
@@ -52,5 +55,9 @@ function endpointOf(path: string): Endpoint | undefined {
   if (path === '/models') return 'models'
   if (path === '/messages') return 'messages'
   if (path === '/responses') return 'responses'
+  // Cohere's v2 API.
+  if (path === '/v2/chat') return 'cohere-chat'
+  if (path === '/v2/embed') return 'cohere-embed'
+  if (path === '/v2/rerank') return 'cohere-rerank'
   return undefined
 }

@@ -7,6 +7,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net'
 import { handleMessages, refuseAnthropicHeaders, sendAnthropicError } from './anthropic.ts'
 import { handleChat } from './chat.ts'
+import { handleCohereChat, handleCohereEmbed, handleCohereRerank, sendCohereError } from './cohere.ts'
 import { handleCompletions } from './completions.ts'
 import {
   handleEmbeddings,
@@ -146,9 +147,14 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       if (log.length > logSize) log.shift()
     }
     const anthropic = route.endpoint === 'messages'
+    const fail = anthropic
+      ? sendAnthropicError
+      : route.endpoint.startsWith('cohere-')
+        ? sendCohereError
+        : sendError
     if (anthropic) {
       if (refuseAnthropicHeaders(response, request.headers, apiKeys)) return
-    } else if (apiKeys && !apiKeys.has(keyOf(request.headers))) return sendError(response, 401, '')
+    } else if (apiKeys && !apiKeys.has(keyOf(request.headers))) return fail(response, 401, '')
     if (json === 'invalid') {
       const message =
         "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly.)"
@@ -167,7 +173,6 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       ...faultsFromHeaders(request.headers),
     }
     if (faults.delayMs) await sleep(faults.delayMs)
-    const fail = anthropic ? sendAnthropicError : sendError
     if (faults.status !== undefined && faults.status >= 400)
       return fail(response, faults.status, model, faults.body)
     // A success status with a body of the test's own: a provider answering 200 with something odd.
@@ -178,6 +183,12 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
         return handleChat(response, input, model, faults)
       case 'messages':
         return handleMessages(response, input, model, faults)
+      case 'cohere-chat':
+        return handleCohereChat(response, input, model, faults)
+      case 'cohere-embed':
+        return handleCohereEmbed(response, input, model)
+      case 'cohere-rerank':
+        return handleCohereRerank(response, input, model)
       case 'responses':
         return handleResponses(response, input, model, faults)
       case 'completions':

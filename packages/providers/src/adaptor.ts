@@ -77,6 +77,16 @@ export interface ChannelCredentials {
   readonly config?: Readonly<Record<string, unknown>>
   /** The legacy `other` column (Azure api-version in old one-api databases). */
   readonly other?: string | null
+  /** The gateway's settings that decide a provider's defaults (read from the environment). */
+  readonly defaults?: ProviderDefaults
+}
+
+/** Provider defaults the administrator sets for the whole gateway; each has a built-in default. */
+export interface ProviderDefaults {
+  /** GEMINI_VERSION: the Gemini API version of channels that set none. */
+  readonly geminiVersion?: string
+  /** GEMINI_SAFETY_SETTING: the threshold sent for every Gemini harm category. */
+  readonly geminiSafetySetting?: string
 }
 
 /** The HTTP call the pipeline must make. `body` is the client's Buffer itself when nothing changed. */

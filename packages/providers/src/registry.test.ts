@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts'
+import { geminiAdaptor } from './gemini/adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { getAdaptor, supportedChannelTypes } from './registry.ts'
 import { relayModeFromPath } from './relay-mode.ts'
@@ -11,7 +12,7 @@ describe('registry', () => {
       expect(getAdaptor(type)).toBe(openAiCompatibleAdaptor)
     }
     expect(supportedChannelTypes()).toEqual(
-      [...openAiFormat, 14, 35, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort((a, b) => a - b),
+      [...openAiFormat, 14, 24, 35, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort((a, b) => a - b),
     )
   })
 
@@ -22,7 +23,8 @@ describe('registry', () => {
     expect(bridged).toBeDefined()
     expect(bridged).not.toBe(openAiCompatibleAdaptor)
     expect(getAdaptor(1, 'anthropic')).toBe(bridged)
-    expect(getAdaptor(24, 'anthropic')).toBeUndefined()
+    expect(getAdaptor(24)).toBe(geminiAdaptor)
+    expect(getAdaptor(24, 'anthropic')).toBeDefined()
   })
 
   it('passes Responses clients through to OpenAI channels (or those configured so) and bridges the rest', () => {
@@ -31,11 +33,11 @@ describe('registry', () => {
     const bridged = getAdaptor(50, 'responses')
     expect(bridged).not.toBe(passthrough)
     expect(getAdaptor(14, 'responses')).not.toBe(anthropicAdaptor)
-    expect(getAdaptor(24, 'responses')).toBeUndefined()
+    expect(getAdaptor(999, 'responses')).toBeUndefined()
   })
 
   it('has no adaptor for native or unknown types yet', () => {
-    for (const type of [0, 11, 24, 43, 52, 999]) expect(getAdaptor(type)).toBeUndefined()
+    for (const type of [0, 11, 43, 52, 999]) expect(getAdaptor(type)).toBeUndefined()
   })
 
   it('derives the relay mode from the path', () => {

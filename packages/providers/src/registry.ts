@@ -5,6 +5,7 @@ import type { Adaptor, ClientApi } from './adaptor.ts'
 import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts'
 import { anthropicClientBridge } from './anthropic-client/bridge.ts'
 import { cohereAdaptor } from './cohere/adaptor.ts'
+import { geminiAdaptor } from './gemini/adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { OPENAI_FORMAT_CHANNEL_TYPES } from './openai-compatible/default-base-urls.ts'
 import { responsesClientBridge } from './responses-client/bridge.ts'
@@ -14,6 +15,7 @@ import { responsesPassthroughAdaptor, servesResponsesApi } from './responses-cli
 const adaptors = new Map<number, Adaptor>()
 for (const type of OPENAI_FORMAT_CHANNEL_TYPES) adaptors.set(type, openAiCompatibleAdaptor)
 adaptors.set(14, anthropicAdaptor)
+adaptors.set(24, geminiAdaptor)
 adaptors.set(35, cohereAdaptor)
 
 /** Adaptors that serve Anthropic Messages clients natively; other types are bridged (anthropic-client/). */

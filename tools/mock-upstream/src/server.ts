@@ -25,6 +25,14 @@ import {
   faultsFromModel,
   parseFaultRule,
 } from './faults.ts'
+import {
+  type GeminiRoute,
+  geminiKeyOf,
+  handleGemini,
+  matchGeminiRoute,
+  refuseGeminiKey,
+  sendGeminiError,
+} from './gemini.ts'
 import { parseMultipart } from './multipart-fields.ts'
 import { handleResponses } from './responses.ts'
 import { matchRoute, type Route } from './routes.ts'
@@ -209,10 +217,54 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     }
   }
 
+  /** Google's Gemini API: its key, its error shape, its paths (gemini.ts). */
+  async function relayGemini(
+    request: IncomingMessage,
+    response: ServerResponse,
+    route: GeminiRoute,
+    body: Buffer,
+    path: string,
+  ): Promise<void> {
+    const query = path.includes('?') ? path.slice(path.indexOf('?') + 1) : ''
+    const json = parseJsonBody(body, request.headers['content-type'] ?? 'application/json')
+    if (logSize > 0) {
+      log.push({
+        method: 'POST',
+        path,
+        headers: request.headers,
+        body,
+        json: json === 'invalid' ? undefined : json,
+      })
+      if (log.length > logSize) log.shift()
+    }
+    const key = geminiKeyOf(request.headers, query)
+    if (refuseGeminiKey(response, key, apiKeys)) return
+    if (json === 'invalid' || json === undefined) {
+      return sendJson(
+        response,
+        400,
+        '{"error":{"code":400,"message":"Invalid JSON payload received.","status":"INVALID_ARGUMENT"}}',
+      )
+    }
+    const faults: FaultPlan = {
+      ...rules.take({ model: route.model, authorization: key, path }),
+      ...faultsFromModel(route.model),
+      ...faultsFromHeaders(request.headers),
+    }
+    if (faults.delayMs) await sleep(faults.delayMs)
+    if (faults.status !== undefined && faults.status >= 400)
+      return sendGeminiError(response, faults.status, route.model, faults.body)
+    if (faults.body !== undefined)
+      return sendGeminiError(response, faults.status ?? 200, route.model, faults.body)
+    return handleGemini(response, json, route, query, faults)
+  }
+
   function handle(request: IncomingMessage, response: ServerResponse, body: Buffer): Promise<void> | void {
     const path = request.url ?? '/'
     const pathname = path.split('?', 1)[0]
     if (pathname.startsWith('/__mock/')) return control(request, response, pathname, body)
+    const gemini = matchGeminiRoute(request.method ?? 'GET', pathname)
+    if (gemini) return relayGemini(request, response, gemini, body, path)
     const route = matchRoute(request.method ?? 'GET', pathname)
     if (!route) {
       const message = `Invalid URL (${request.method} ${pathname})`

@@ -161,8 +161,10 @@ export function runAdaptorConformance(adaptor: Adaptor, fixtures: ConformanceFix
 
     it('passes on what a cut stream carried and never closes it as complete', () => {
       const bytes = fixtures.stream.reply.body
-      // Cut between two events, past the answer's first content.
-      const half = bytes.subarray(0, bytes.indexOf('\n\n', Math.floor(bytes.length / 2)) + 2)
+      // Cut between two events (LF or CRLF line ends), past the answer's first content.
+      const middle = Math.floor(bytes.length / 2)
+      const ends = [bytes.indexOf('\n\n', middle) + 2, bytes.indexOf('\r\n\r\n', middle) + 4]
+      const half = bytes.subarray(0, Math.min(...ends.filter((end) => end > middle)))
       const replay = replayStream(adaptor, fixtures.channel, fixtures.stream.request, half, 5, false)
       expect(replay.events).not.toContain('[DONE]')
       expect(replay.transformer.upstreamCompleted).toBe(false)

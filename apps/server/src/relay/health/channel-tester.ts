@@ -5,6 +5,7 @@ import type { AppContext } from '../../app-context.ts'
 import { insertLogs, systemLog } from '../../db/repositories/logs-repository.ts'
 import type { ChannelsTable } from '../../db/schema.ts'
 import { BusTopic } from '../../platform/bus-topics.ts'
+import { providerDefaults } from '../pipeline/provider-defaults.ts'
 import { readWholeBody } from '../pipeline/streamed-response.ts'
 import type { RelayServices } from '../relay-services.ts'
 import { toRoutedChannel } from '../routing/routed-channel.ts'
@@ -94,7 +95,7 @@ export async function testChannel(
     clientWantsUsage: false,
     contentType: 'application/json',
   }
-  const built = adaptor.buildRequest(request, channel)
+  const built = adaptor.buildRequest(request, { ...channel, defaults: providerDefaults(context.config) })
   if (isUpstreamError(built)) return finish(false, built.message)
   try {
     const response = await context.relay.upstream.send(

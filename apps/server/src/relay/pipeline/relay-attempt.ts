@@ -25,6 +25,7 @@ export async function runAttempt(upstream: UpstreamClient, input: AttemptInput):
     baseUrl: channel.baseUrl,
     config: channel.config,
     other: channel.other,
+    defaults: input.defaults,
   })
   if (isUpstreamError(built)) return { kind: 'failed', error: built }
   const sentAt = process.hrtime.bigint()

@@ -17,10 +17,10 @@ export type RelayMode =
 
 /**
  * The API the client called, which decides the format of its request and of every answer it gets
- * (bodies, stream events, errors): OpenAI's (`/v1/chat/completions`, ...) or Anthropic's Messages
- * API (`/v1/messages`).
+ * (bodies, stream events, errors): OpenAI's (`/v1/chat/completions`, ...), Anthropic's Messages
+ * API (`/v1/messages`) or OpenAI's Responses API (`/v1/responses`, errors in OpenAI's shape).
  */
-export type ClientApi = 'openai' | 'anthropic'
+export type ClientApi = 'openai' | 'anthropic' | 'responses'
 
 /** One client request as the pipeline has parsed it. The adaptor never mutates it. */
 export interface RelayRequest {

@@ -13,7 +13,7 @@ describe('registry', () => {
       expect(getAdaptor(type)).toBe(openAiCompatibleAdaptor)
     }
     expect(supportedChannelTypes()).toEqual(
-      [...openAiFormat, 14, 24, 33, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort((a, b) => a - b),
+      [...openAiFormat, 14, 24, 33, 35, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort((a, b) => a - b),
     )
   })
 
@@ -31,6 +31,15 @@ describe('registry', () => {
   it('serves AWS Bedrock channels (33) with the Bedrock adaptor, bridged for Messages clients', () => {
     expect(getAdaptor(33)).toBe(bedrockAdaptor)
     expect(getAdaptor(33, 'anthropic')?.name).toBe(bedrockAdaptor.name)
+  })
+
+  it('passes Responses clients through to OpenAI channels (or those configured so) and bridges the rest', () => {
+    const passthrough = getAdaptor(1, 'responses')
+    expect(getAdaptor(50, 'responses', { responses_api: true })).toBe(passthrough)
+    const bridged = getAdaptor(50, 'responses')
+    expect(bridged).not.toBe(passthrough)
+    expect(getAdaptor(14, 'responses')).not.toBe(anthropicAdaptor)
+    expect(getAdaptor(999, 'responses')).toBeUndefined()
   })
 
   it('has no adaptor for native or unknown types yet', () => {

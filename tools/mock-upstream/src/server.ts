@@ -9,6 +9,7 @@ import { handleMessages, refuseAnthropicHeaders, sendAnthropicError } from './an
 import { checkAwsSignature, MOCK_AWS_CREDENTIALS } from './aws-signature.ts'
 import { handleConverse, sendBedrockError } from './bedrock.ts'
 import { handleChat } from './chat.ts'
+import { handleCohereChat, handleCohereEmbed, handleCohereRerank, sendCohereError } from './cohere.ts'
 import { handleCompletions } from './completions.ts'
 import {
   handleEmbeddings,
@@ -35,6 +36,7 @@ import {
   sendGeminiError,
 } from './gemini.ts'
 import { parseMultipart } from './multipart-fields.ts'
+import { handleResponses } from './responses.ts'
 import { matchRoute, type Route } from './routes.ts'
 import { handleSpeech } from './speech.ts'
 
@@ -158,13 +160,20 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     }
     const anthropic = route.endpoint === 'messages'
     const bedrock = route.endpoint === 'converse' || route.endpoint === 'converse-stream'
+    const fail = anthropic
+      ? sendAnthropicError
+      : bedrock
+        ? (reply: ServerResponse, status: number) => sendBedrockError(reply, status)
+        : route.endpoint.startsWith('cohere-')
+          ? sendCohereError
+          : sendError
     if (anthropic) {
       if (refuseAnthropicHeaders(response, request.headers, apiKeys)) return
     } else if (bedrock) {
       const credentials = options.awsCredentials ?? MOCK_AWS_CREDENTIALS
       const refusal = await checkAwsSignature('POST', path, request.headers, body, 'bedrock', credentials)
       if (refusal) return sendBedrockError(response, 403, refusal.errorType, refusal.message)
-    } else if (apiKeys && !apiKeys.has(keyOf(request.headers))) return sendError(response, 401, '')
+    } else if (apiKeys && !apiKeys.has(keyOf(request.headers))) return fail(response, 401, '')
     if (json === 'invalid') {
       const message =
         "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly.)"
@@ -183,11 +192,6 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       ...faultsFromHeaders(request.headers),
     }
     if (faults.delayMs) await sleep(faults.delayMs)
-    const fail = anthropic
-      ? sendAnthropicError
-      : bedrock
-        ? (reply: ServerResponse, status: number) => sendBedrockError(reply, status)
-        : sendError
     if (faults.status !== undefined && faults.status >= 400)
       return fail(response, faults.status, model, faults.body)
     // A success status with a body of the test's own: a provider answering 200 with something odd.
@@ -201,6 +205,14 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       case 'converse':
       case 'converse-stream':
         return handleConverse(response, input, route.endpoint === 'converse-stream', faults)
+      case 'cohere-chat':
+        return handleCohereChat(response, input, model, faults)
+      case 'cohere-embed':
+        return handleCohereEmbed(response, input, model)
+      case 'cohere-rerank':
+        return handleCohereRerank(response, input, model)
+      case 'responses':
+        return handleResponses(response, input, model, faults)
       case 'completions':
         return handleCompletions(response, input, model, faults)
       case 'embeddings':

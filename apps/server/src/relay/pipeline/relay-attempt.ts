@@ -7,8 +7,8 @@ import { withChannelCredentials } from './channel-credentials.ts'
 import { brokeOffNote, disconnectNote, type RelayState } from './relay-state.ts'
 import { SpeechStream } from './speech-stream.ts'
 import type { UpstreamClient } from './upstream-client.ts'
-import { followTask } from './upstream-task.ts'
 import { type StreamSink, UPSTREAM_REQUEST_ID, type UpstreamAnswer } from './upstream-exchange.ts'
+import { followTask } from './upstream-task.ts'
 
 /**
  * One try against one channel. Never retries another channel itself; never writes to the client

@@ -13,7 +13,7 @@ describe('registry', () => {
       expect(getAdaptor(type)).toBe(openAiCompatibleAdaptor)
     }
     expect(supportedChannelTypes()).toEqual(
-      [...openAiFormat, 14, 17, 24, 33, 35, 39, 40, 41, 44, 45, 46, 47, 48, 49, 50, 51].sort((a, b) => a - b),
+      [...openAiFormat, 14, 17, 18, 24, 33, 35, 39, 40, 41, 44, 45, 46, 47, 48, 49, 50, 51].sort((a, b) => a - b),
     )
   })
 

@@ -13,6 +13,7 @@ import { OPENAI_FORMAT_CHANNEL_TYPES } from './openai-compatible/default-base-ur
 import { replicateAdaptor } from './replicate/adaptor.ts'
 import { responsesClientBridge } from './responses-client/bridge.ts'
 import { responsesPassthroughAdaptor, servesResponsesApi } from './responses-client/passthrough.ts'
+import { xunfeiAdaptor } from './xunfei/adaptor.ts'
 
 /** Adaptors for OpenAI clients (chat completions and the other OpenAI endpoints). */
 const adaptors = new Map<number, Adaptor>()
@@ -20,6 +21,7 @@ for (const type of OPENAI_FORMAT_CHANNEL_TYPES) adaptors.set(type, openAiCompati
 adaptors.set(14, anthropicAdaptor)
 adaptors.set(17, aliAdaptor)
 adaptors.set(46, replicateAdaptor)
+adaptors.set(18, xunfeiAdaptor)
 adaptors.set(24, geminiAdaptor)
 adaptors.set(33, bedrockAdaptor)
 adaptors.set(35, cohereAdaptor)

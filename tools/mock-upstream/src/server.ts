@@ -41,6 +41,7 @@ import { isReplicatePath, Replicate } from './replicate.ts'
 import { handleResponses } from './responses.ts'
 import { matchRoute, type Route } from './routes.ts'
 import { handleSpeech } from './speech.ts'
+import { isSparkPath, SparkServer } from './xunfei.ts'
 
 export interface MockUpstreamOptions {
   port?: number
@@ -101,6 +102,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
   const apiKeys = options.apiKeys ? new Set(options.apiKeys) : undefined
   const dashScope = new DashScope(apiKeys)
   const replicate = new Replicate(apiKeys)
+  const spark = new SparkServer(options.apiKeys)
 
   function control(request: IncomingMessage, response: ServerResponse, pathname: string, body: Buffer) {
     const route = `${request.method} ${pathname}`
@@ -322,6 +324,11 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     })
   })
   server.keepAliveTimeout = 65_000
+  server.on('upgrade', (request, socket, head) => {
+    const pathname = (request.url ?? '/').split('?', 1)[0]!
+    if (isSparkPath(pathname)) spark.upgrade(request, socket, head)
+    else socket.destroy()
+  })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve())
@@ -340,6 +347,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     },
     close: () =>
       new Promise<void>((resolve) => {
+        spark.close()
         server.closeAllConnections()
         server.close(() => resolve())
       }),

@@ -1,4 +1,5 @@
 export type { FaultPlan, FaultRule } from './faults.ts'
+export * from './providers/credentials.ts'
 export {
   type MockUpstream,
   type MockUpstreamOptions,

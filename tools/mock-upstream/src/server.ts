@@ -25,6 +25,7 @@ import {
   parseFaultRule,
 } from './faults.ts'
 import { parseMultipart } from './multipart-fields.ts'
+import { matchProviderRoute, type ProviderRoute, refuseProviderAuth } from './providers/routes.ts'
 import { matchRoute, type Route } from './routes.ts'
 import { handleSpeech } from './speech.ts'
 
@@ -126,7 +127,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
   async function relay(
     request: IncomingMessage,
     response: ServerResponse,
-    route: Route,
+    route: Route & { provider?: ProviderRoute },
     body: Buffer,
     path: string,
   ): Promise<void> {
@@ -145,7 +146,11 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       if (log.length > logSize) log.shift()
     }
     const anthropic = route.endpoint === 'messages'
-    if (anthropic) {
+    const refusal = route.provider ? refuseProviderAuth(route.provider, request.headers) : undefined
+    if (refusal) return sendJson(response, refusal.status, refusal.body)
+    if (route.provider) {
+      // Checked above, as that provider checks its credentials.
+    } else if (anthropic) {
       if (refuseAnthropicHeaders(response, request.headers, apiKeys)) return
     } else if (apiKeys && !apiKeys.has(keyOf(request.headers))) return sendError(response, 401, '')
     if (json === 'invalid') {
@@ -171,7 +176,11 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       return fail(response, faults.status, model, faults.body)
     // A success status with a body of the test's own: a provider answering 200 with something odd.
     if (faults.body !== undefined) return fail(response, faults.status ?? 200, model, faults.body)
-    const input = json ?? {}
+    // Zhipu reports a stream's usage unasked (here as a usage chunk of its own).
+    const input =
+      route.provider?.provider === 'zhipu'
+        ? { ...json, stream_options: { include_usage: true } }
+        : (json ?? {})
     switch (route.endpoint) {
       case 'chat':
         return handleChat(response, input, model, faults)
@@ -199,7 +208,10 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     const path = request.url ?? '/'
     const pathname = path.split('?', 1)[0]
     if (pathname.startsWith('/__mock/')) return control(request, response, pathname, body)
-    const route = matchRoute(request.method ?? 'GET', pathname)
+    const provider = matchProviderRoute(request.method ?? 'GET', pathname)
+    const route = provider
+      ? { endpoint: provider.endpoint, provider }
+      : matchRoute(request.method ?? 'GET', pathname)
     if (!route) {
       const message = `Invalid URL (${request.method} ${pathname})`
       return sendJson(

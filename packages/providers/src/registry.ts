@@ -7,6 +7,7 @@ import { anthropicClientBridge } from './anthropic-client/bridge.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { OPENAI_FORMAT_CHANNEL_TYPES } from './openai-compatible/default-base-urls.ts'
 import { palmRetiredAdaptor } from './palm/adaptor.ts'
+import { hunyuanAdaptor } from './tencent/adaptor.ts'
 import { zhipuAdaptor } from './zhipu/adaptor.ts'
 
 /** Adaptors for OpenAI clients (chat completions and the other OpenAI endpoints). */
@@ -15,6 +16,7 @@ for (const type of OPENAI_FORMAT_CHANNEL_TYPES) adaptors.set(type, openAiCompati
 adaptors.set(14, anthropicAdaptor)
 adaptors.set(11, palmRetiredAdaptor)
 adaptors.set(16, zhipuAdaptor)
+adaptors.set(23, hunyuanAdaptor)
 
 /** Adaptors that serve Anthropic Messages clients natively; other types are bridged (anthropic-client/). */
 const anthropicNative = new Map<number, Adaptor>([[14, anthropicNativeAdaptor]])

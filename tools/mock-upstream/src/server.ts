@@ -146,7 +146,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       if (log.length > logSize) log.shift()
     }
     const anthropic = route.endpoint === 'messages'
-    const refusal = route.provider ? refuseProviderAuth(route.provider, request.headers) : undefined
+    const refusal = route.provider ? refuseProviderAuth(route.provider, request.headers, body) : undefined
     if (refusal) return sendJson(response, refusal.status, refusal.body)
     if (route.provider) {
       // Checked above, as that provider checks its credentials.
@@ -163,7 +163,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       )
     }
     const form = json === undefined ? parseMultipart(body, contentType) : undefined
-    const rawModel = json?.model ?? form?.fields.model ?? route.deployment ?? ''
+    const rawModel = json?.model ?? json?.Model ?? form?.fields.model ?? route.deployment ?? ''
     const model = typeof rawModel === 'string' ? rawModel : ''
     const faults: FaultPlan = {
       ...rules.take({ model, authorization: keyOf(request.headers), path }),
@@ -181,6 +181,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       route.provider?.provider === 'zhipu'
         ? { ...json, stream_options: { include_usage: true } }
         : (json ?? {})
+    if (route.provider?.native) return route.provider.native(response, input, faults)
     switch (route.endpoint) {
       case 'chat':
         return handleChat(response, input, model, faults)
@@ -208,7 +209,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     const path = request.url ?? '/'
     const pathname = path.split('?', 1)[0]
     if (pathname.startsWith('/__mock/')) return control(request, response, pathname, body)
-    const provider = matchProviderRoute(request.method ?? 'GET', pathname)
+    const provider = matchProviderRoute(request.method ?? 'GET', pathname, request.headers)
     const route = provider
       ? { endpoint: provider.endpoint, provider }
       : matchRoute(request.method ?? 'GET', pathname)

@@ -5,3 +5,7 @@
  */
 /** Zhipu `id.secret` keys. */
 export const ZHIPU_KEYS: readonly string[] = ['mock-zhipu-id.mock-zhipu-secret']
+/** Tencent Hunyuan `AppId|SecretId|SecretKey` keys. */
+export const TENCENT_KEYS: readonly string[] = [
+  '1300000001|AKIDmockTencentSecretId0001|mockTencentSecretKey0001',
+]

@@ -13,7 +13,9 @@ describe('registry', () => {
       expect(getAdaptor(type)).toBe(openAiCompatibleAdaptor)
     }
     expect(supportedChannelTypes()).toEqual(
-      [...openAiFormat, 14, 24, 33, 35, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort((a, b) => a - b),
+      [...openAiFormat, 11, 14, 16, 23, 24, 33, 35, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort(
+        (a, b) => a - b,
+      ),
     )
   })
 
@@ -43,7 +45,7 @@ describe('registry', () => {
   })
 
   it('has no adaptor for native or unknown types yet', () => {
-    for (const type of [0, 11, 43, 52, 999]) expect(getAdaptor(type)).toBeUndefined()
+    for (const type of [0, 43, 52, 999]) expect(getAdaptor(type)).toBeUndefined()
   })
 
   it('derives the relay mode from the path', () => {

@@ -9,8 +9,11 @@ import { cohereAdaptor } from './cohere/adaptor.ts'
 import { geminiAdaptor } from './gemini/adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { OPENAI_FORMAT_CHANNEL_TYPES } from './openai-compatible/default-base-urls.ts'
+import { palmRetiredAdaptor } from './palm/adaptor.ts'
 import { responsesClientBridge } from './responses-client/bridge.ts'
 import { responsesPassthroughAdaptor, servesResponsesApi } from './responses-client/passthrough.ts'
+import { hunyuanAdaptor } from './tencent/adaptor.ts'
+import { zhipuAdaptor } from './zhipu/adaptor.ts'
 
 /** Adaptors for OpenAI clients (chat completions and the other OpenAI endpoints). */
 const adaptors = new Map<number, Adaptor>()
@@ -19,6 +22,9 @@ adaptors.set(14, anthropicAdaptor)
 adaptors.set(24, geminiAdaptor)
 adaptors.set(33, bedrockAdaptor)
 adaptors.set(35, cohereAdaptor)
+adaptors.set(11, palmRetiredAdaptor)
+adaptors.set(16, zhipuAdaptor)
+adaptors.set(23, hunyuanAdaptor)
 
 /** Adaptors that serve Anthropic Messages clients natively; other types are bridged (anthropic-client/). */
 const anthropicNative = new Map<number, Adaptor>([[14, anthropicNativeAdaptor]])

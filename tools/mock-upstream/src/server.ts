@@ -11,6 +11,7 @@ import { handleConverse, sendBedrockError } from './bedrock.ts'
 import { handleChat } from './chat.ts'
 import { handleCohereChat, handleCohereEmbed, handleCohereRerank, sendCohereError } from './cohere.ts'
 import { handleCompletions } from './completions.ts'
+import { DashScope, isDashScopePath } from './dashscope.ts'
 import {
   handleEmbeddings,
   handleImages,
@@ -37,6 +38,7 @@ import {
 } from './gemini.ts'
 import { parseMultipart } from './multipart-fields.ts'
 import { matchProviderRoute, type ProviderRoute, refuseProviderAuth } from './providers/routes.ts'
+import { isReplicatePath, Replicate } from './replicate.ts'
 import { handleResponses } from './responses.ts'
 import { matchRoute, type Route } from './routes.ts'
 import { handleSpeech } from './speech.ts'
@@ -98,6 +100,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
   const log: RecordedRequest[] = []
   const logSize = options.requestLogSize ?? 200
   const apiKeys = options.apiKeys ? new Set(options.apiKeys) : undefined
+  const dashScope = new DashScope(apiKeys)
+  const replicate = new Replicate(apiKeys)
 
   function control(request: IncomingMessage, response: ServerResponse, pathname: string, body: Buffer) {
     const route = `${request.method} ${pathname}`
@@ -136,6 +140,17 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     sendJson(response, 404, JSON.stringify({ error: `unknown control route ${route}` }))
   }
 
+  function record(
+    request: IncomingMessage,
+    path: string,
+    body: Buffer,
+    json: Record<string, unknown> | undefined,
+  ) {
+    if (logSize === 0) return
+    log.push({ method: request.method ?? '', path, headers: request.headers, body, json })
+    if (log.length > logSize) log.shift()
+  }
+
   let requestCount = 0
 
   async function relay(
@@ -149,16 +164,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     response.setHeader('x-request-id', `req_mock_${++requestCount}`)
     const contentType = request.headers['content-type'] ?? ''
     const json = route.endpoint === 'models' ? {} : parseJsonBody(body, contentType)
-    if (logSize > 0) {
-      log.push({
-        method: request.method ?? '',
-        path,
-        headers: request.headers,
-        body,
-        json: json === 'invalid' ? undefined : json,
-      })
-      if (log.length > logSize) log.shift()
-    }
+    record(request, path, body, json === 'invalid' ? undefined : json)
     const anthropic = route.endpoint === 'messages'
     const bedrock = route.endpoint === 'converse' || route.endpoint === 'converse-stream'
     const fail = anthropic
@@ -287,6 +293,18 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     const path = request.url ?? '/'
     const pathname = path.split('?', 1)[0]
     if (pathname.startsWith('/__mock/')) return control(request, response, pathname, body)
+    if (isDashScopePath(pathname)) {
+      const json = parseJsonBody(body, request.headers['content-type'] ?? '')
+      const parsed = json === 'invalid' ? undefined : json
+      record(request, path, body, parsed)
+      return dashScope.handle(request.method ?? 'GET', pathname, request.headers, parsed, response)
+    }
+    if (isReplicatePath(pathname)) {
+      const json = parseJsonBody(body, request.headers['content-type'] ?? '')
+      const parsed = json === 'invalid' ? undefined : json
+      record(request, path, body, parsed)
+      return replicate.handle(request.method ?? 'GET', pathname, request.headers, parsed, response)
+    }
     const gemini = matchGeminiRoute(request.method ?? 'GET', pathname)
     if (gemini) return relayGemini(request, response, gemini, body, path)
     const provider = matchProviderRoute(request.method ?? 'GET', pathname, request.headers)

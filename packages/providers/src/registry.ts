@@ -5,6 +5,8 @@ import type { Adaptor, ClientApi } from './adaptor.ts'
 import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts'
 import { anthropicClientBridge } from './anthropic-client/bridge.ts'
 import { geminiAdaptor } from './gemini/adaptor.ts'
+import { geminiClientBridge } from './gemini-client/bridge.ts'
+import { geminiNativeAdaptor } from './gemini-client/native-adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { OPENAI_FORMAT_CHANNEL_TYPES } from './openai-compatible/default-base-urls.ts'
 
@@ -14,20 +16,31 @@ for (const type of OPENAI_FORMAT_CHANNEL_TYPES) adaptors.set(type, openAiCompati
 adaptors.set(14, anthropicAdaptor)
 adaptors.set(24, geminiAdaptor)
 
-/** Adaptors that serve Anthropic Messages clients natively; other types are bridged (anthropic-client/). */
-const anthropicNative = new Map<number, Adaptor>([[14, anthropicNativeAdaptor]])
-const bridged = new Map<number, Adaptor>()
+type OtherClientApi = Exclude<ClientApi, 'openai'>
+
+/** Adaptors that serve a client API natively; other types are bridged (anthropic-client/, gemini-client/). */
+const natives: Record<OtherClientApi, Map<number, Adaptor>> = {
+  anthropic: new Map([[14, anthropicNativeAdaptor]]),
+  gemini: new Map([[24, geminiNativeAdaptor]]),
+}
+const bridges: Record<OtherClientApi, (inner: Adaptor) => Adaptor> = {
+  anthropic: anthropicClientBridge,
+  gemini: geminiClientBridge,
+}
+/** Bridged adaptors, built once per client API and channel type. */
+const bridged = new Map<string, Adaptor>()
 
 /** The adaptor for a channel type and the client's API, or undefined when this gateway cannot relay to it yet. */
 export function getAdaptor(channelType: number, clientApi: ClientApi = 'openai'): Adaptor | undefined {
   const adaptor = adaptors.get(channelType)
   if (clientApi === 'openai' || !adaptor) return adaptor
-  const native = anthropicNative.get(channelType)
+  const native = natives[clientApi].get(channelType)
   if (native) return native
-  let bridge = bridged.get(channelType)
+  const key = `${clientApi}:${channelType}`
+  let bridge = bridged.get(key)
   if (!bridge) {
-    bridge = anthropicClientBridge(adaptor)
-    bridged.set(channelType, bridge)
+    bridge = bridges[clientApi](adaptor)
+    bridged.set(key, bridge)
   }
   return bridge
 }

@@ -6,7 +6,13 @@ import { RelayError } from '../auth/relay-error.ts'
 import { authenticateRelay, checkModelAllowed } from '../auth/token-auth.ts'
 import { sendRelayErrorAnswer } from '../front/client-response.ts'
 import type { RelayServices } from '../relay-services.ts'
-import { clientAuthorization, readMessagesBody } from './client-api.ts'
+import {
+  type ClientBody,
+  clientAuthorization,
+  type GeminiCall,
+  readGeminiBody,
+  readMessagesBody,
+} from './client-api.ts'
 import type { RelayState } from './relay-state.ts'
 import { readRelayBody } from './request-body.ts'
 import { serve } from './serve.ts'
@@ -27,6 +33,16 @@ export interface RelayInput {
   clientIp: string
   /** The API the client called (its request, answer and error formats); OpenAI's when absent. */
   clientApi?: ClientApi
+  /** A Gemini client's model and stream framing, from its path. */
+  gemini?: GeminiCall
+}
+
+/** The body of a client API other than OpenAI's, read as its chat translation. */
+function readClientBody(input: RelayInput, contentType: string): ClientBody | undefined {
+  if (input.clientApi === 'anthropic') return readMessagesBody(input.body, contentType)
+  if (input.clientApi === 'gemini' && input.gemini)
+    return readGeminiBody(input.body, contentType, input.gemini)
+  return undefined
 }
 
 /**
@@ -57,11 +73,11 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
     const { request, response, requestId } = input
     const clientApi = input.clientApi ?? 'openai'
     try {
-      const authorization = clientAuthorization(request.headers, clientApi)
+      const authorization = clientAuthorization(request.headers, clientApi, request.url)
       const authenticated = authenticateRelay(services.cache, authorization, input.clientIp)
       const caller = authenticated instanceof Promise ? await authenticated : authenticated
       const contentType = request.headers['content-type'] ?? ''
-      const messages = clientApi === 'anthropic' ? readMessagesBody(input.body, contentType) : undefined
+      const messages = readClientBody(input, contentType)
       const facts = messages?.facts ?? readRelayBody(input.mode, input.body, contentType, input.pathModel)
       checkModelAllowed(caller.token, facts.model)
       const state: RelayState = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts'
+import { bedrockAdaptor } from './bedrock/adaptor.ts'
 import { geminiAdaptor } from './gemini/adaptor.ts'
 import { geminiNativeAdaptor } from './gemini-client/native-adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
@@ -13,7 +14,7 @@ describe('registry', () => {
       expect(getAdaptor(type)).toBe(openAiCompatibleAdaptor)
     }
     expect(supportedChannelTypes()).toEqual(
-      [...openAiFormat, 14, 24, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort((a, b) => a - b),
+      [...openAiFormat, 14, 24, 33, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort((a, b) => a - b),
     )
   })
 
@@ -34,6 +35,11 @@ describe('registry', () => {
     expect(bridged).toBeDefined()
     expect(bridged).not.toBe(getAdaptor(14, 'anthropic'))
     expect(getAdaptor(14, 'gemini')).toBe(bridged)
+  })
+
+  it('serves AWS Bedrock channels (33) with the Bedrock adaptor, bridged for Messages clients', () => {
+    expect(getAdaptor(33)).toBe(bedrockAdaptor)
+    expect(getAdaptor(33, 'anthropic')?.name).toBe(bedrockAdaptor.name)
   })
 
   it('has no adaptor for native or unknown types yet', () => {

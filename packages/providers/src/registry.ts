@@ -4,6 +4,7 @@
 import type { Adaptor, ClientApi } from './adaptor.ts'
 import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts'
 import { anthropicClientBridge } from './anthropic-client/bridge.ts'
+import { bedrockAdaptor } from './bedrock/adaptor.ts'
 import { geminiAdaptor } from './gemini/adaptor.ts'
 import { geminiClientBridge } from './gemini-client/bridge.ts'
 import { geminiNativeAdaptor } from './gemini-client/native-adaptor.ts'
@@ -15,6 +16,7 @@ const adaptors = new Map<number, Adaptor>()
 for (const type of OPENAI_FORMAT_CHANNEL_TYPES) adaptors.set(type, openAiCompatibleAdaptor)
 adaptors.set(14, anthropicAdaptor)
 adaptors.set(24, geminiAdaptor)
+adaptors.set(33, bedrockAdaptor)
 
 type OtherClientApi = Exclude<ClientApi, 'openai'>
 

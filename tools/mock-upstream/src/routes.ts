@@ -15,16 +15,26 @@ export type Endpoint =
   | 'translations'
   | 'models'
   | 'messages'
+  | 'converse'
+  | 'converse-stream'
 
 export interface Route {
   endpoint: Endpoint
   /** The Azure deployment name, when the path names one. */
   deployment?: string
+  /** The model named by the path (Bedrock's `/model/{modelId}/...`). */
+  model?: string
 }
 
 const AZURE = /^\/openai\/deployments\/([^/]+)(\/.*)$/
+const BEDROCK = /^\/model\/([^/]+)\/(converse|converse-stream)$/
 
 export function matchRoute(method: string, pathname: string): Route | undefined {
+  const bedrock = BEDROCK.exec(pathname)
+  if (bedrock) {
+    if (method !== 'POST') return undefined
+    return { endpoint: bedrock[2] as Endpoint, model: decodeURIComponent(bedrock[1]) }
+  }
   let path = pathname
   let deployment: string | undefined
   const azure = AZURE.exec(path)

@@ -6,6 +6,8 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { handleMessages, refuseAnthropicHeaders, sendAnthropicError } from './anthropic.ts'
+import { checkAwsSignature, MOCK_AWS_CREDENTIALS } from './aws-signature.ts'
+import { handleConverse, sendBedrockError } from './bedrock.ts'
 import { handleChat } from './chat.ts'
 import { handleCompletions } from './completions.ts'
 import {
@@ -43,6 +45,8 @@ export interface MockUpstreamOptions {
   apiKeys?: readonly string[]
   /** How many recent requests to keep for assertions (0 turns the log off, e.g. for benchmarks). */
   requestLogSize?: number
+  /** AWS access key id → secret key that Bedrock calls must be signed with (MOCK_AWS_CREDENTIALS unless set). */
+  awsCredentials?: Readonly<Record<string, string>>
 }
 
 export interface RecordedRequest {
@@ -153,8 +157,13 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       if (log.length > logSize) log.shift()
     }
     const anthropic = route.endpoint === 'messages'
+    const bedrock = route.endpoint === 'converse' || route.endpoint === 'converse-stream'
     if (anthropic) {
       if (refuseAnthropicHeaders(response, request.headers, apiKeys)) return
+    } else if (bedrock) {
+      const credentials = options.awsCredentials ?? MOCK_AWS_CREDENTIALS
+      const refusal = await checkAwsSignature('POST', path, request.headers, body, 'bedrock', credentials)
+      if (refusal) return sendBedrockError(response, 403, refusal.errorType, refusal.message)
     } else if (apiKeys && !apiKeys.has(keyOf(request.headers))) return sendError(response, 401, '')
     if (json === 'invalid') {
       const message =
@@ -166,7 +175,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       )
     }
     const form = json === undefined ? parseMultipart(body, contentType) : undefined
-    const rawModel = json?.model ?? form?.fields.model ?? route.deployment ?? ''
+    const rawModel = route.model ?? json?.model ?? form?.fields.model ?? route.deployment ?? ''
     const model = typeof rawModel === 'string' ? rawModel : ''
     const faults: FaultPlan = {
       ...rules.take({ model, authorization: keyOf(request.headers), path }),
@@ -174,7 +183,11 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       ...faultsFromHeaders(request.headers),
     }
     if (faults.delayMs) await sleep(faults.delayMs)
-    const fail = anthropic ? sendAnthropicError : sendError
+    const fail = anthropic
+      ? sendAnthropicError
+      : bedrock
+        ? (reply: ServerResponse, status: number) => sendBedrockError(reply, status)
+        : sendError
     if (faults.status !== undefined && faults.status >= 400)
       return fail(response, faults.status, model, faults.body)
     // A success status with a body of the test's own: a provider answering 200 with something odd.
@@ -185,6 +198,9 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
         return handleChat(response, input, model, faults)
       case 'messages':
         return handleMessages(response, input, model, faults)
+      case 'converse':
+      case 'converse-stream':
+        return handleConverse(response, input, route.endpoint === 'converse-stream', faults)
       case 'completions':
         return handleCompletions(response, input, model, faults)
       case 'embeddings':

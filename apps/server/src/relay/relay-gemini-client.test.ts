@@ -14,6 +14,7 @@ import { testDialects } from '../testing/test-databases.ts'
 const NATIVE = 'gemini-client-native'
 const UPSTREAM_MODEL = 'gemini-2.0-flash'
 const TRANSLATED = 'gpt-gemini-translated'
+const FAILOVER = 'gemini-client-failover'
 const GENERATED = 'Hello from the mock upstream'
 const RATIO = 10
 const lookup: FunctionDeclaration = {
@@ -52,11 +53,18 @@ describe.each(testDialects())('the Gemini API through the gateway on %s', (diale
       models: [NATIVE],
       model_mapping: { [NATIVE]: UPSTREAM_MODEL },
     })
-    await fixture.addChannel({ key: 'sk-openai-gemini', models: [TRANSLATED] })
+    await fixture.addChannel({ key: 'sk-openai-gemini', models: [TRANSLATED, FAILOVER] })
+    await fixture.addChannel({
+      type: ChannelType.gemini,
+      key: 'AIza-failing',
+      models: [FAILOVER],
+      priority: 10,
+    })
     await fixture.setPrices(
-      { [UPSTREAM_MODEL]: RATIO, [TRANSLATED]: RATIO },
-      { [UPSTREAM_MODEL]: 1, [TRANSLATED]: 1 },
+      { [UPSTREAM_MODEL]: RATIO, [TRANSLATED]: RATIO, [FAILOVER]: RATIO },
+      { [UPSTREAM_MODEL]: 1, [TRANSLATED]: 1, [FAILOVER]: 1 },
     )
+    await fixture.setOption('RetryTimes', 2)
     key = (await fixture.createToken()).key
   })
   afterAll(async () => {
@@ -234,5 +242,16 @@ describe.each(testDialects())('the Gemini API through the gateway on %s', (diale
     const empty = await post(NATIVE, { contents: [] })
     expect(empty.status).toBe(400)
     expect(await empty.json()).toMatchObject({ error: { code: 400, status: 'INVALID_ARGUMENT' } })
+  })
+
+  it('fails over from a Gemini channel answering 503 to an OpenAI-format one, in the same request', async () => {
+    fixture.mock.addFault({ match: { keyContains: 'AIza-failing' }, status: 503, times: 1 })
+    const response = await sdk().models.generateContent({ model: FAILOVER, contents: 'one two three four' })
+    expect(response.text).toBe(GENERATED)
+    const failed = fixture.mock.requests.filter((call) => call.headers['x-goog-api-key'] === 'AIza-failing')
+    expect(failed).toHaveLength(1)
+    expect(fixture.requestsFor('sk-openai-gemini').at(-1)!.json?.model).toBe(FAILOVER)
+    const log = await fixture.logFor(lastRequestId)
+    expect(log).toMatchObject({ model_name: FAILOVER, quota: 9 * RATIO })
   })
 })

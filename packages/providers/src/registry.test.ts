@@ -14,7 +14,9 @@ describe('registry', () => {
       expect(getAdaptor(type)).toBe(openAiCompatibleAdaptor)
     }
     expect(supportedChannelTypes()).toEqual(
-      [...openAiFormat, 14, 24, 33, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort((a, b) => a - b),
+      [...openAiFormat, 11, 14, 16, 17, 23, 24, 33, 35, 39, 40, 41, 44, 45, 46, 47, 48, 49, 50, 51].sort(
+        (a, b) => a - b,
+      ),
     )
   })
 
@@ -42,8 +44,17 @@ describe('registry', () => {
     expect(getAdaptor(33, 'anthropic')?.name).toBe(bedrockAdaptor.name)
   })
 
+  it('passes Responses clients through to OpenAI channels (or those configured so) and bridges the rest', () => {
+    const passthrough = getAdaptor(1, 'responses')
+    expect(getAdaptor(50, 'responses', { responses_api: true })).toBe(passthrough)
+    const bridged = getAdaptor(50, 'responses')
+    expect(bridged).not.toBe(passthrough)
+    expect(getAdaptor(14, 'responses')).not.toBe(anthropicAdaptor)
+    expect(getAdaptor(999, 'responses')).toBeUndefined()
+  })
+
   it('has no adaptor for native or unknown types yet', () => {
-    for (const type of [0, 11, 43, 52, 999]) expect(getAdaptor(type)).toBeUndefined()
+    for (const type of [0, 43, 52, 999]) expect(getAdaptor(type)).toBeUndefined()
   })
 
   it('derives the relay mode from the path', () => {

@@ -17,6 +17,10 @@ export type Endpoint =
   | 'messages'
   | 'converse'
   | 'converse-stream'
+  | 'responses'
+  | 'cohere-chat'
+  | 'cohere-embed'
+  | 'cohere-rerank'
 
 export interface Route {
   endpoint: Endpoint
@@ -60,5 +64,10 @@ function endpointOf(path: string): Endpoint | undefined {
   if (path === '/audio/translations') return 'translations'
   if (path === '/models') return 'models'
   if (path === '/messages') return 'messages'
+  if (path === '/responses') return 'responses'
+  // Cohere's v2 API.
+  if (path === '/v2/chat') return 'cohere-chat'
+  if (path === '/v2/embed') return 'cohere-embed'
+  if (path === '/v2/rerank') return 'cohere-rerank'
   return undefined
 }

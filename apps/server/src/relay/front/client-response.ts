@@ -33,7 +33,7 @@ export function sendAnswer(
 }
 
 /**
- * A RelayError in the client API's shape (OpenAI's unless said), with the request id in its
+ * A RelayError in the client API's shape (OpenAI's unless Anthropic's), with the request id in its
  * message as one-api does.
  */
 export function sendRelayErrorAnswer(
@@ -44,10 +44,10 @@ export function sendRelayErrorAnswer(
 ): void {
   const suffix = ` (request id: ${requestId})`
   const body =
-    clientApi === 'openai'
-      ? JSON.stringify(error.toBody(requestId))
-      : clientApi === 'gemini'
-        ? toGoogleErrorBody(error.status, error, suffix)
-        : toAnthropicErrorBody(error.status, error, suffix)
+    clientApi === 'gemini'
+      ? toGoogleErrorBody(error.status, error, suffix)
+      : clientApi === 'anthropic'
+        ? toAnthropicErrorBody(error.status, error, suffix)
+        : JSON.stringify(error.toBody(requestId))
   sendAnswer(response, requestId, error.status, 'application/json', body, error.headers())
 }

@@ -8,7 +8,6 @@
  * https://ai.google.dev/api/tokens#method:-models.counttokens
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { ClientApi } from '@one-api/providers'
 import { type ChatPromptMessage, countChatPromptTokens } from '../../billing/token-counting/chat-tokens.ts'
 import { CountBudget } from '../../billing/token-counting/count-tokens.ts'
 import { generateRequestId } from '../../http/request-id.ts'
@@ -47,7 +46,7 @@ export function createCountTokensHandler(
   }
 }
 
-type CountingApi = Exclude<ClientApi, 'openai'>
+type CountingApi = 'anthropic' | 'gemini'
 
 /** The chat translation of the request to count. */
 function chatFacts(api: CountingApi, body: Buffer, model: string) {

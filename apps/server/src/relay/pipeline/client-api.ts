@@ -1,8 +1,9 @@
 /**
- * What differs between the client APIs the relay serves (OpenAI's and Anthropic's Messages API)
- * before any channel is chosen: where the key is, how the body is read, how errors are written.
- * A Messages request is read as its OpenAI chat translation, so it is billed, limited, routed and
- * logged exactly as a chat completion; the client's own body is kept for Anthropic channels.
+ * What differs between the client APIs the relay serves (OpenAI's, Anthropic's Messages API and
+ * OpenAI's Responses API) before any channel is chosen: where the key is, how the body is read,
+ * how errors are written. A Messages or Responses request is read as its OpenAI chat translation,
+ * so it is billed, limited, routed and logged exactly as a chat completion; the client's own body
+ * is kept for the channels that serve its API natively.
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import {
@@ -10,7 +11,9 @@ import {
   generateContentToChatRequest,
   InvalidGenerateContentRequest,
   InvalidMessagesRequest,
+  InvalidResponsesRequest,
   messagesToChatRequest,
+  responsesToChatRequest,
   toAnthropicErrorBody,
   toGoogleErrorBody,
 } from '@one-api/providers'
@@ -49,6 +52,30 @@ export interface ClientBody {
 
 /** Reads a Messages request: checked as Anthropic checks it, then read as its chat translation. */
 export function readMessagesBody(body: Buffer, contentType: string): ClientBody {
+  return readTranslated(body, contentType, messagesToChatRequest)
+}
+
+/**
+ * The body of a request of another API than OpenAI's chat and its kin, read as its chat
+ * translation; undefined for OpenAI's own endpoints.
+ */
+export function readClientBody(
+  clientApi: ClientApi,
+  body: Buffer,
+  contentType: string,
+  gemini?: GeminiCall,
+): ClientBody | undefined {
+  if (clientApi === 'anthropic') return readMessagesBody(body, contentType)
+  if (clientApi === 'gemini' && gemini) return readGeminiBody(body, contentType, gemini)
+  if (clientApi === 'responses') return readTranslated(body, contentType, responsesToChatRequest)
+  return undefined
+}
+
+function readTranslated(
+  body: Buffer,
+  contentType: string,
+  toChat: (json: Record<string, unknown>) => Record<string, unknown>,
+): ClientBody {
   let json: unknown
   try {
     json = JSON.parse(body.toString('utf8'))
@@ -70,9 +97,9 @@ export function readMessagesBody(body: Buffer, contentType: string): ClientBody 
   }
   let chat: Record<string, unknown>
   try {
-    chat = messagesToChatRequest(json as Record<string, unknown>)
+    chat = toChat(json as Record<string, unknown>)
   } catch (error) {
-    if (!(error instanceof InvalidMessagesRequest)) throw error
+    if (!(error instanceof InvalidMessagesRequest || error instanceof InvalidResponsesRequest)) throw error
     throw new RelayError(400, error.message, 'invalid_request', 'invalid_request_error', error.param)
   }
   const translated = Buffer.from(JSON.stringify(chat))
@@ -132,5 +159,6 @@ export function errorBodyFor(
 export function clientApiNote(clientApi: ClientApi): string | undefined {
   if (clientApi === 'anthropic') return 'input API: Anthropic Messages (/v1/messages)'
   if (clientApi === 'gemini') return 'input API: Gemini generateContent (/v1beta/models)'
+  if (clientApi === 'responses') return 'input API: OpenAI Responses (/v1/responses)'
   return undefined
 }

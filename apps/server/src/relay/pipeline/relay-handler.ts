@@ -6,13 +6,7 @@ import { RelayError } from '../auth/relay-error.ts'
 import { authenticateRelay, checkModelAllowed } from '../auth/token-auth.ts'
 import { sendRelayErrorAnswer } from '../front/client-response.ts'
 import type { RelayServices } from '../relay-services.ts'
-import {
-  type ClientBody,
-  clientAuthorization,
-  type GeminiCall,
-  readGeminiBody,
-  readMessagesBody,
-} from './client-api.ts'
+import { clientAuthorization, type GeminiCall, readClientBody } from './client-api.ts'
 import type { RelayState } from './relay-state.ts'
 import { readRelayBody } from './request-body.ts'
 import { serve } from './serve.ts'
@@ -35,14 +29,6 @@ export interface RelayInput {
   clientApi?: ClientApi
   /** A Gemini client's model and stream framing, from its path. */
   gemini?: GeminiCall
-}
-
-/** The body of a client API other than OpenAI's, read as its chat translation. */
-function readClientBody(input: RelayInput, contentType: string): ClientBody | undefined {
-  if (input.clientApi === 'anthropic') return readMessagesBody(input.body, contentType)
-  if (input.clientApi === 'gemini' && input.gemini)
-    return readGeminiBody(input.body, contentType, input.gemini)
-  return undefined
 }
 
 /**
@@ -77,7 +63,7 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
       const authenticated = authenticateRelay(services.cache, authorization, input.clientIp)
       const caller = authenticated instanceof Promise ? await authenticated : authenticated
       const contentType = request.headers['content-type'] ?? ''
-      const messages = readClientBody(input, contentType)
+      const messages = readClientBody(clientApi, input.body, contentType, input.gemini)
       const facts = messages?.facts ?? readRelayBody(input.mode, input.body, contentType, input.pathModel)
       checkModelAllowed(caller.token, facts.model)
       const state: RelayState = {

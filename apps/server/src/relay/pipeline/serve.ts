@@ -92,7 +92,7 @@ function usableChannel(
   tries: Tries,
   hooks: ServeHooks,
 ): Usable | undefined {
-  const adaptor = getAdaptor(channel.type, state.clientApi)
+  const adaptor = getAdaptor(channel.type, state.clientApi, channel.config)
   if (!adaptor) {
     tries.unsupported = channel
     hooks.warnUnsupported(channel)

@@ -37,6 +37,7 @@ import {
   sendGeminiError,
 } from './gemini.ts'
 import { parseMultipart } from './multipart-fields.ts'
+import { matchProviderRoute, type ProviderRoute, refuseProviderAuth } from './providers/routes.ts'
 import { isReplicatePath, Replicate } from './replicate.ts'
 import { handleResponses } from './responses.ts'
 import { matchRoute, type Route } from './routes.ts'
@@ -157,7 +158,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
   async function relay(
     request: IncomingMessage,
     response: ServerResponse,
-    route: Route,
+    route: Route & { provider?: ProviderRoute },
     body: Buffer,
     path: string,
   ): Promise<void> {
@@ -175,12 +176,16 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
         : route.endpoint.startsWith('cohere-')
           ? sendCohereError
           : sendError
-    if (anthropic) {
+    const refusal = route.provider ? refuseProviderAuth(route.provider, request.headers, body) : undefined
+    if (refusal) return sendJson(response, refusal.status, refusal.body)
+    if (route.provider) {
+      // Checked above, as that provider checks its credentials.
+    } else if (anthropic) {
       if (refuseAnthropicHeaders(response, request.headers, apiKeys)) return
     } else if (bedrock) {
       const credentials = options.awsCredentials ?? MOCK_AWS_CREDENTIALS
-      const refusal = await checkAwsSignature('POST', path, request.headers, body, 'bedrock', credentials)
-      if (refusal) return sendBedrockError(response, 403, refusal.errorType, refusal.message)
+      const signature = await checkAwsSignature('POST', path, request.headers, body, 'bedrock', credentials)
+      if (signature) return sendBedrockError(response, 403, signature.errorType, signature.message)
     } else if (apiKeys && !apiKeys.has(keyOf(request.headers))) return fail(response, 401, '')
     if (json === 'invalid') {
       const message =
@@ -192,7 +197,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       )
     }
     const form = json === undefined ? parseMultipart(body, contentType) : undefined
-    const rawModel = route.model ?? json?.model ?? form?.fields.model ?? route.deployment ?? ''
+    const rawModel = route.model ?? json?.model ?? json?.Model ?? form?.fields.model ?? route.deployment ?? ''
     const model = typeof rawModel === 'string' ? rawModel : ''
     const faults: FaultPlan = {
       ...rules.take({ model, authorization: keyOf(request.headers), path }),
@@ -204,7 +209,12 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       return fail(response, faults.status, model, faults.body)
     // A success status with a body of the test's own: a provider answering 200 with something odd.
     if (faults.body !== undefined) return fail(response, faults.status ?? 200, model, faults.body)
-    const input = json ?? {}
+    // Zhipu reports a stream's usage unasked (here as a usage chunk of its own).
+    const input =
+      route.provider?.provider === 'zhipu'
+        ? { ...json, stream_options: { include_usage: true } }
+        : (json ?? {})
+    if (route.provider?.native) return route.provider.native(response, input, faults)
     switch (route.endpoint) {
       case 'chat':
         return handleChat(response, input, model, faults)
@@ -299,7 +309,10 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     }
     const gemini = matchGeminiRoute(request.method ?? 'GET', pathname)
     if (gemini) return relayGemini(request, response, gemini, body, path)
-    const route = matchRoute(request.method ?? 'GET', pathname)
+    const provider = matchProviderRoute(request.method ?? 'GET', pathname, request.headers)
+    const route = provider
+      ? { endpoint: provider.endpoint, provider }
+      : matchRoute(request.method ?? 'GET', pathname)
     if (!route) {
       const message = `Invalid URL (${request.method} ${pathname})`
       return sendJson(

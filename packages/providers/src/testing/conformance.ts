@@ -48,7 +48,10 @@ export interface AnswerCase {
 
 export interface ConformanceFixtures {
   readonly channel: ChannelCredentials
-  /** The header that carries the channel's key upstream, and its value (a pattern for signatures). */
+  /**
+   * The header that carries the channel's key upstream, and its value (a pattern where the value
+   * is a signature over each request).
+   */
   readonly auth: readonly [name: string, value: string | RegExp]
   readonly plain: SentCase
   readonly system: SentCase

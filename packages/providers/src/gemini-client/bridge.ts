@@ -35,6 +35,8 @@ export function geminiClientBridge(inner: Adaptor): Adaptor {
     name: inner.name,
     remoteImages: inner.remoteImages,
     buildRequest: inner.buildRequest,
+    // A job the upstream runs in steps is followed alike whatever the client's API.
+    task: inner.task,
     parseResponse(response: UpstreamResponse, request: RelayRequest) {
       const parsed = inner.parseResponse(response, request)
       return parsed.kind === 'error' ? parsed : translateAnswer(parsed, request)

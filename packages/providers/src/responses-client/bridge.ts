@@ -35,6 +35,8 @@ export function responsesClientBridge(inner: Adaptor): Adaptor {
   return {
     name: inner.name,
     remoteImages: inner.remoteImages,
+    // A job the upstream runs in steps is followed alike whatever the client's API.
+    task: inner.task,
     buildRequest(request, channel) {
       const refusal = request.native && untranslatable(request.native.json)
       // Another channel, one that serves the Responses API itself, may take it.

@@ -19,6 +19,7 @@ export type Endpoint =
   | 'cohere-chat'
   | 'cohere-embed'
   | 'cohere-rerank'
+  | 'rerank'
 
 export interface Route {
   endpoint: Endpoint
@@ -59,5 +60,6 @@ function endpointOf(path: string): Endpoint | undefined {
   if (path === '/v2/chat') return 'cohere-chat'
   if (path === '/v2/embed') return 'cohere-embed'
   if (path === '/v2/rerank') return 'cohere-rerank'
+  if (path === '/rerank') return 'rerank'
   return undefined
 }

@@ -7,7 +7,13 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net'
 import { handleMessages, refuseAnthropicHeaders, sendAnthropicError } from './anthropic.ts'
 import { handleChat } from './chat.ts'
-import { handleCohereChat, handleCohereEmbed, handleCohereRerank, sendCohereError } from './cohere.ts'
+import {
+  handleCohereChat,
+  handleCohereEmbed,
+  handleCohereRerank,
+  handleJinaRerank,
+  sendCohereError,
+} from './cohere.ts'
 import { handleCompletions } from './completions.ts'
 import {
   handleEmbeddings,
@@ -195,6 +201,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
         return handleCohereChat(response, input, model, faults)
       case 'cohere-embed':
         return handleCohereEmbed(response, input, model)
+      case 'rerank':
+        return handleJinaRerank(response, input, model)
       case 'cohere-rerank':
         return handleCohereRerank(response, input, model)
       case 'responses':

@@ -13,6 +13,11 @@ export {
   responsesToChatRequest,
 } from './responses-client/to-chat-request.ts'
 export {
+  credentialCacheKey,
+  credentialExchangeError,
+  unusableChannelKey,
+} from './shared/credential-exchange.ts'
+export {
   createOpenAiStreamTransformer,
   DONE_EVENT,
   type OpenAiStreamOptions,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts'
+import { bedrockAdaptor } from './bedrock/adaptor.ts'
 import { geminiAdaptor } from './gemini/adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { getAdaptor, supportedChannelTypes } from './registry.ts'
@@ -12,7 +13,9 @@ describe('registry', () => {
       expect(getAdaptor(type)).toBe(openAiCompatibleAdaptor)
     }
     expect(supportedChannelTypes()).toEqual(
-      [...openAiFormat, 14, 24, 35, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort((a, b) => a - b),
+      [...openAiFormat, 11, 14, 16, 17, 23, 24, 33, 35, 39, 40, 41, 44, 45, 46, 47, 48, 49, 50, 51].sort(
+        (a, b) => a - b,
+      ),
     )
   })
 
@@ -27,6 +30,11 @@ describe('registry', () => {
     expect(getAdaptor(24, 'anthropic')).toBeDefined()
   })
 
+  it('serves AWS Bedrock channels (33) with the Bedrock adaptor, bridged for Messages clients', () => {
+    expect(getAdaptor(33)).toBe(bedrockAdaptor)
+    expect(getAdaptor(33, 'anthropic')?.name).toBe(bedrockAdaptor.name)
+  })
+
   it('passes Responses clients through to OpenAI channels (or those configured so) and bridges the rest', () => {
     const passthrough = getAdaptor(1, 'responses')
     expect(getAdaptor(50, 'responses', { responses_api: true })).toBe(passthrough)
@@ -37,7 +45,7 @@ describe('registry', () => {
   })
 
   it('has no adaptor for native or unknown types yet', () => {
-    for (const type of [0, 11, 43, 52, 999]) expect(getAdaptor(type)).toBeUndefined()
+    for (const type of [0, 43, 52, 999]) expect(getAdaptor(type)).toBeUndefined()
   })
 
   it('derives the relay mode from the path', () => {

@@ -2,21 +2,33 @@
  * Channel type id -> adaptor, per client API. Adding a provider means one folder and one line here.
  */
 import type { Adaptor, ClientApi } from './adaptor.ts'
+import { aliAdaptor } from './ali/adaptor.ts'
 import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts'
 import { anthropicClientBridge } from './anthropic-client/bridge.ts'
+import { bedrockAdaptor } from './bedrock/adaptor.ts'
 import { cohereAdaptor } from './cohere/adaptor.ts'
 import { geminiAdaptor } from './gemini/adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { OPENAI_FORMAT_CHANNEL_TYPES } from './openai-compatible/default-base-urls.ts'
+import { palmRetiredAdaptor } from './palm/adaptor.ts'
+import { replicateAdaptor } from './replicate/adaptor.ts'
 import { responsesClientBridge } from './responses-client/bridge.ts'
 import { responsesPassthroughAdaptor, servesResponsesApi } from './responses-client/passthrough.ts'
+import { hunyuanAdaptor } from './tencent/adaptor.ts'
+import { zhipuAdaptor } from './zhipu/adaptor.ts'
 
 /** Adaptors for OpenAI clients (chat completions and the other OpenAI endpoints). */
 const adaptors = new Map<number, Adaptor>()
 for (const type of OPENAI_FORMAT_CHANNEL_TYPES) adaptors.set(type, openAiCompatibleAdaptor)
 adaptors.set(14, anthropicAdaptor)
 adaptors.set(24, geminiAdaptor)
+adaptors.set(33, bedrockAdaptor)
 adaptors.set(35, cohereAdaptor)
+adaptors.set(11, palmRetiredAdaptor)
+adaptors.set(16, zhipuAdaptor)
+adaptors.set(23, hunyuanAdaptor)
+adaptors.set(17, aliAdaptor)
+adaptors.set(46, replicateAdaptor)
 
 /** Adaptors that serve Anthropic Messages clients natively; other types are bridged (anthropic-client/). */
 const anthropicNative = new Map<number, Adaptor>([[14, anthropicNativeAdaptor]])

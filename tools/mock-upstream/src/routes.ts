@@ -15,6 +15,8 @@ export type Endpoint =
   | 'translations'
   | 'models'
   | 'messages'
+  | 'converse'
+  | 'converse-stream'
   | 'responses'
   | 'cohere-chat'
   | 'cohere-embed'
@@ -25,11 +27,19 @@ export interface Route {
   endpoint: Endpoint
   /** The Azure deployment name, when the path names one. */
   deployment?: string
+  /** The model named by the path (Bedrock's `/model/{modelId}/...`). */
+  model?: string
 }
 
 const AZURE = /^\/openai\/deployments\/([^/]+)(\/.*)$/
+const BEDROCK = /^\/model\/([^/]+)\/(converse|converse-stream)$/
 
 export function matchRoute(method: string, pathname: string): Route | undefined {
+  const bedrock = BEDROCK.exec(pathname)
+  if (bedrock) {
+    if (method !== 'POST') return undefined
+    return { endpoint: bedrock[2] as Endpoint, model: decodeURIComponent(bedrock[1]) }
+  }
   let path = pathname
   let deployment: string | undefined
   const azure = AZURE.exec(path)

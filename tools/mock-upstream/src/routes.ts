@@ -22,6 +22,8 @@ export type Endpoint =
   | 'cohere-embed'
   | 'cohere-rerank'
   | 'rerank'
+  | 'ollama-chat'
+  | 'ollama-embed'
 
 export interface Route {
   endpoint: Endpoint
@@ -71,5 +73,8 @@ function endpointOf(path: string): Endpoint | undefined {
   if (path === '/v2/embed') return 'cohere-embed'
   if (path === '/v2/rerank') return 'cohere-rerank'
   if (path === '/rerank') return 'rerank'
+  // Ollama's native API.
+  if (path === '/api/chat') return 'ollama-chat'
+  if (path === '/api/embed') return 'ollama-embed'
   return undefined
 }

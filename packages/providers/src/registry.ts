@@ -10,6 +10,7 @@ import { cohereAdaptor } from './cohere/adaptor.ts'
 import { geminiAdaptor } from './gemini/adaptor.ts'
 import { geminiClientBridge } from './gemini-client/bridge.ts'
 import { geminiNativeAdaptor } from './gemini-client/native-adaptor.ts'
+import { ollamaAdaptor } from './ollama/adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { OPENAI_FORMAT_CHANNEL_TYPES } from './openai-compatible/default-base-urls.ts'
 import { palmRetiredAdaptor } from './palm/adaptor.ts'
@@ -25,6 +26,7 @@ for (const type of OPENAI_FORMAT_CHANNEL_TYPES) adaptors.set(type, openAiCompati
 adaptors.set(14, anthropicAdaptor)
 adaptors.set(24, geminiAdaptor)
 adaptors.set(33, bedrockAdaptor)
+adaptors.set(30, ollamaAdaptor)
 adaptors.set(35, cohereAdaptor)
 adaptors.set(11, palmRetiredAdaptor)
 adaptors.set(16, zhipuAdaptor)

@@ -9,7 +9,13 @@ import { handleMessages, refuseAnthropicHeaders, sendAnthropicError } from './an
 import { checkAwsSignature, MOCK_AWS_CREDENTIALS } from './aws-signature.ts'
 import { handleConverse, sendBedrockError } from './bedrock.ts'
 import { handleChat } from './chat.ts'
-import { handleCohereChat, handleCohereEmbed, handleCohereRerank, sendCohereError } from './cohere.ts'
+import {
+  handleCohereChat,
+  handleCohereEmbed,
+  handleCohereRerank,
+  handleJinaRerank,
+  sendCohereError,
+} from './cohere.ts'
 import { handleCompletions } from './completions.ts'
 import { DashScope, isDashScopePath } from './dashscope.ts'
 import {
@@ -37,6 +43,7 @@ import {
   sendGeminiError,
 } from './gemini.ts'
 import { parseMultipart } from './multipart-fields.ts'
+import { handleOllamaChat, handleOllamaEmbed, sendOllamaError } from './ollama.ts'
 import { matchProviderRoute, type ProviderRoute, refuseProviderAuth } from './providers/routes.ts'
 import { isReplicatePath, Replicate } from './replicate.ts'
 import { handleResponses } from './responses.ts'
@@ -173,7 +180,9 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
         ? (reply: ServerResponse, status: number) => sendBedrockError(reply, status)
         : route.endpoint.startsWith('cohere-')
           ? sendCohereError
-          : sendError
+          : route.endpoint.startsWith('ollama-')
+            ? sendOllamaError
+            : sendError
     const refusal = route.provider ? refuseProviderAuth(route.provider, request.headers, body) : undefined
     if (refusal) return sendJson(response, refusal.status, refusal.body)
     if (route.provider) {
@@ -225,6 +234,12 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
         return handleCohereChat(response, input, model, faults)
       case 'cohere-embed':
         return handleCohereEmbed(response, input, model)
+      case 'ollama-chat':
+        return handleOllamaChat(response, input, model, faults)
+      case 'ollama-embed':
+        return handleOllamaEmbed(response, input, model)
+      case 'rerank':
+        return handleJinaRerank(response, input, model)
       case 'cohere-rerank':
         return handleCohereRerank(response, input, model)
       case 'responses':

@@ -12,7 +12,7 @@ describe('registry', () => {
       expect(getAdaptor(type)).toBe(openAiCompatibleAdaptor)
     }
     expect(supportedChannelTypes()).toEqual(
-      [...openAiFormat, 14, 33, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort((a, b) => a - b),
+      [...openAiFormat, 14, 33, 39, 40, 41, 42, 44, 45, 47, 48, 49, 50, 51].sort((a, b) => a - b),
     )
   })
 

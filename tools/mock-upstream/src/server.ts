@@ -29,6 +29,7 @@ import {
 import { parseMultipart } from './multipart-fields.ts'
 import { matchRoute, type Route } from './routes.ts'
 import { handleSpeech } from './speech.ts'
+import { handleVertex, sendGoogleStatus, VertexAuth } from './vertex.ts'
 
 export interface MockUpstreamOptions {
   port?: number
@@ -59,6 +60,8 @@ export interface MockUpstream {
   readonly requests: readonly RecordedRequest[]
   addFault(rule: FaultRule): void
   clearFaults(): void
+  /** Google's side of Vertex AI: service accounts whose assertions the token endpoint takes, tokens issued. */
+  readonly vertex: Pick<VertexAuth, 'addServiceAccount' | 'revokeTokens' | 'issued'>
   /** Clears the request log and the fault rules. */
   reset(): void
   close(): Promise<void>
@@ -87,6 +90,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
   const log: RecordedRequest[] = []
   const logSize = options.requestLogSize ?? 200
   const apiKeys = options.apiKeys ? new Set(options.apiKeys) : undefined
+  const vertexAuth = new VertexAuth()
 
   function control(request: IncomingMessage, response: ServerResponse, pathname: string, body: Buffer) {
     const route = `${request.method} ${pathname}`
@@ -127,6 +131,17 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
 
   let requestCount = 0
 
+  function record(
+    request: IncomingMessage,
+    path: string,
+    body: Buffer,
+    json: Record<string, unknown> | undefined,
+  ) {
+    if (logSize === 0) return
+    log.push({ method: request.method ?? '', path, headers: request.headers, body, json })
+    if (log.length > logSize) log.shift()
+  }
+
   async function relay(
     request: IncomingMessage,
     response: ServerResponse,
@@ -138,24 +153,18 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     response.setHeader('x-request-id', `req_mock_${++requestCount}`)
     const contentType = request.headers['content-type'] ?? ''
     const json = route.endpoint === 'models' ? {} : parseJsonBody(body, contentType)
-    if (logSize > 0) {
-      log.push({
-        method: request.method ?? '',
-        path,
-        headers: request.headers,
-        body,
-        json: json === 'invalid' ? undefined : json,
-      })
-      if (log.length > logSize) log.shift()
-    }
+    record(request, path, body, json === 'invalid' ? undefined : json)
     const anthropic = route.endpoint === 'messages'
     const bedrock = route.endpoint === 'converse' || route.endpoint === 'converse-stream'
+    const vertex = route.endpoint === 'vertex'
     if (anthropic) {
       if (refuseAnthropicHeaders(response, request.headers, apiKeys)) return
     } else if (bedrock) {
       const credentials = options.awsCredentials ?? MOCK_AWS_CREDENTIALS
       const refusal = await checkAwsSignature('POST', path, request.headers, body, 'bedrock', credentials)
       if (refusal) return sendBedrockError(response, 403, refusal.errorType, refusal.message)
+    } else if (vertex) {
+      if (vertexAuth.refuseBearer(response, request.headers)) return
     } else if (apiKeys && !apiKeys.has(keyOf(request.headers))) return sendError(response, 401, '')
     if (json === 'invalid') {
       const message =
@@ -179,7 +188,9 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       ? sendAnthropicError
       : bedrock
         ? (reply: ServerResponse, status: number) => sendBedrockError(reply, status)
-        : sendError
+        : vertex
+          ? (reply: ServerResponse, status: number) => sendGoogleStatus(reply, status)
+          : sendError
     if (faults.status !== undefined && faults.status >= 400)
       return fail(response, faults.status, model, faults.body)
     // A success status with a body of the test's own: a provider answering 200 with something odd.
@@ -190,6 +201,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
         return handleChat(response, input, model, faults)
       case 'messages':
         return handleMessages(response, input, model, faults)
+      case 'vertex':
+        return handleVertex(response, input, route, faults)
       case 'converse':
       case 'converse-stream':
         return handleConverse(response, input, route.endpoint === 'converse-stream', faults)
@@ -215,6 +228,10 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     const path = request.url ?? '/'
     const pathname = path.split('?', 1)[0]
     if (pathname.startsWith('/__mock/')) return control(request, response, pathname, body)
+    if (pathname === '/token' && request.method === 'POST') {
+      record(request, path, body, undefined)
+      return vertexAuth.token(response, request.headers, body)
+    }
     const route = matchRoute(request.method ?? 'GET', pathname)
     if (!route) {
       const message = `Invalid URL (${request.method} ${pathname})`
@@ -250,6 +267,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     url: `http://${host}:${address.port}`,
     port: address.port,
     requests: log,
+    vertex: vertexAuth,
     addFault: (rule) => rules.add(rule),
     clearFaults: () => rules.clear(),
     reset: () => {

@@ -18,8 +18,8 @@ const TOKEN_SECONDS = 3599
 /** How far an assertion's issue time may be ahead of the clock. */
 const SKEW_SECONDS = 300
 
-const oauthError = (response: ServerResponse, status: number, error: string, description: string) =>
-  sendJson(response, status, JSON.stringify({ error, error_description: description }))
+const UNTIMELY =
+  'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.'
 
 export function sendGoogleError(
   response: ServerResponse,
@@ -57,47 +57,13 @@ export class VertexAuth {
 
   /** `POST /token`: the assertion checked, then a token issued. */
   token(response: ServerResponse, headers: IncomingHttpHeaders, body: Buffer): void {
-    const form = new URLSearchParams(body.toString('utf8'))
-    if (form.get('grant_type') !== JWT_BEARER) {
-      return oauthError(response, 400, 'unsupported_grant_type', 'Invalid grant_type: ')
-    }
-    const [header, claims, signature] = (form.get('assertion') ?? '').split('.')
-    const head = decodePart(header)
-    const payload = decodePart(claims)
-    if (!head || !payload || !signature || head.alg !== 'RS256') {
-      return oauthError(
-        response,
-        400,
-        'invalid_grant',
-        'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.',
-      )
-    }
-    const publicKey = this.accounts.get(String(payload.iss))
-    if (!publicKey) return oauthError(response, 401, 'invalid_client', 'The OAuth client was not found.')
-    const signed = Buffer.from(`${header}.${claims}`)
-    if (!verify('RSA-SHA256', signed, publicKey, Buffer.from(signature, 'base64url'))) {
-      return oauthError(response, 400, 'invalid_grant', 'Invalid JWT Signature.')
+    const refusal = this.refusal(new URLSearchParams(body.toString('utf8')), `http://${headers.host}/token`)
+    if (refusal) {
+      const [status, error, description] = refusal
+      sendJson(response, status, JSON.stringify({ error, error_description: description }))
+      return
     }
     const now = Math.floor(Date.now() / 1000)
-    const iat = Number(payload.iat)
-    const exp = Number(payload.exp)
-    const timely = iat <= now + SKEW_SECONDS && exp > now && exp - iat <= 3600
-    const audience = `http://${headers.host}/token`
-    if (!timely || payload.aud !== audience) {
-      return oauthError(
-        response,
-        400,
-        'invalid_grant',
-        'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.',
-      )
-    }
-    if (
-      !String(payload.scope ?? '')
-        .split(' ')
-        .includes(CLOUD_PLATFORM)
-    ) {
-      return oauthError(response, 400, 'invalid_scope', 'Invalid OAuth scope or ID token audience provided.')
-    }
     const token = `ya29.mock-${randomBytes(12).toString('base64url')}`
     this.tokens.set(token, now + TOKEN_SECONDS)
     this.issued += 1
@@ -106,6 +72,34 @@ export class VertexAuth {
       200,
       JSON.stringify({ access_token: token, expires_in: TOKEN_SECONDS, token_type: 'Bearer' }),
     )
+  }
+
+  /** Why Google would refuse the form's assertion (status, OAuth error, description), or undefined. */
+  private refusal(form: URLSearchParams, audience: string): [number, string, string] | undefined {
+    if (form.get('grant_type') !== JWT_BEARER) return [400, 'unsupported_grant_type', 'Invalid grant_type: ']
+    const [header, claims, signature] = (form.get('assertion') ?? '').split('.')
+    const head = decodePart(header)
+    const payload = decodePart(claims)
+    if (!head || !payload || !signature || head.alg !== 'RS256') return [400, 'invalid_grant', UNTIMELY]
+    const publicKey = this.accounts.get(String(payload.iss))
+    if (!publicKey) return [401, 'invalid_client', 'The OAuth client was not found.']
+    const signed = Buffer.from(`${header}.${claims}`)
+    if (!verify('RSA-SHA256', signed, publicKey, Buffer.from(signature, 'base64url'))) {
+      return [400, 'invalid_grant', 'Invalid JWT Signature.']
+    }
+    const now = Math.floor(Date.now() / 1000)
+    const iat = Number(payload.iat)
+    const exp = Number(payload.exp)
+    const timely = iat <= now + SKEW_SECONDS && exp > now && exp - iat <= 3600
+    if (!timely || payload.aud !== audience) return [400, 'invalid_grant', UNTIMELY]
+    if (
+      !String(payload.scope ?? '')
+        .split(' ')
+        .includes(CLOUD_PLATFORM)
+    ) {
+      return [400, 'invalid_scope', 'Invalid OAuth scope or ID token audience provided.']
+    }
+    return undefined
   }
 
   /** Whether a Vertex call carries a token this endpoint issued and that has not expired; else answers 401. */

@@ -21,6 +21,7 @@ import { AnthropicToOpenAiStream } from '../anthropic/stream.ts'
 import { localError } from '../shared/upstream-error.ts'
 import { tokenExchange } from './access-token.ts'
 import { claudeAction, vertexClaudeBody } from './claude.ts'
+import { vertexError } from './errors.ts'
 import { type VertexSettings, vertexSettings } from './service-account.ts'
 
 const invalidRequest = (code: string, message: string) =>
@@ -123,6 +124,9 @@ export const vertexAdaptor: Adaptor = {
     }
     return buildClaudeRequest(request, channel)
   },
-  parseResponse: parseAnthropicResponse,
+  parseResponse: (response, request) =>
+    response.status >= 200 && response.status < 300
+      ? parseAnthropicResponse(response, request)
+      : vertexError(response),
   createStreamTransformer: (request): StreamTransformer => new AnthropicToOpenAiStream(request),
 }

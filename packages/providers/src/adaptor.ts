@@ -17,10 +17,10 @@ export type RelayMode =
 
 /**
  * The API the client called, which decides the format of its request and of every answer it gets
- * (bodies, stream events, errors): OpenAI's (`/v1/chat/completions`, ...) or Anthropic's Messages
- * API (`/v1/messages`).
+ * (bodies, stream events, errors): OpenAI's (`/v1/chat/completions`, ...), Anthropic's Messages
+ * API (`/v1/messages`) or OpenAI's Responses API (`/v1/responses`, errors in OpenAI's shape).
  */
-export type ClientApi = 'openai' | 'anthropic'
+export type ClientApi = 'openai' | 'anthropic' | 'responses'
 
 /** One client request as the pipeline has parsed it. The adaptor never mutates it. */
 export interface RelayRequest {
@@ -77,8 +77,18 @@ export interface ChannelCredentials {
   readonly config?: Readonly<Record<string, unknown>>
   /** The legacy `other` column (Azure api-version in old one-api databases). */
   readonly other?: string | null
+  /** The gateway's settings that decide a provider's defaults (read from the environment). */
+  readonly defaults?: ProviderDefaults
   /** The token the pipeline obtained through Adaptor.credentialExchange, for adaptors that have one. */
   readonly accessToken?: string
+}
+
+/** Provider defaults the administrator sets for the whole gateway; each has a built-in default. */
+export interface ProviderDefaults {
+  /** GEMINI_VERSION: the Gemini API version of channels that set none. */
+  readonly geminiVersion?: string
+  /** GEMINI_SAFETY_SETTING: the threshold sent for every Gemini harm category. */
+  readonly geminiSafetySetting?: string
 }
 
 /**

@@ -9,6 +9,10 @@ export { withSystemPrompt } from './openai-compatible/request-body.ts'
 export { getAdaptor, supportedChannelTypes } from './registry.ts'
 export { relayModeFromPath } from './relay-mode.ts'
 export {
+  InvalidResponsesRequest,
+  responsesToChatRequest,
+} from './responses-client/to-chat-request.ts'
+export {
   credentialCacheKey,
   credentialExchangeError,
   unusableChannelKey,

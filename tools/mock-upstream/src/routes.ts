@@ -18,6 +18,10 @@ export type Endpoint =
   | 'converse'
   | 'converse-stream'
   | 'vertex'
+  | 'responses'
+  | 'cohere-chat'
+  | 'cohere-embed'
+  | 'cohere-rerank'
 
 export interface Route {
   endpoint: Endpoint
@@ -75,5 +79,10 @@ function endpointOf(path: string): Endpoint | undefined {
   if (path === '/audio/translations') return 'translations'
   if (path === '/models') return 'models'
   if (path === '/messages') return 'messages'
+  if (path === '/responses') return 'responses'
+  // Cohere's v2 API.
+  if (path === '/v2/chat') return 'cohere-chat'
+  if (path === '/v2/embed') return 'cohere-embed'
+  if (path === '/v2/rerank') return 'cohere-rerank'
   return undefined
 }

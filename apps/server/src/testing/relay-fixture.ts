@@ -23,6 +23,10 @@ export interface ChannelFields {
   system_prompt?: string
   /** Another upstream than the mock (e.g. a proxy in front of it). */
   base_url?: string
+  /** The channel's config column as the console sends it: a JSON object in a string. */
+  config?: string
+  /** The legacy `other` column. */
+  other?: string
 }
 
 export interface TokenFields {

@@ -48,7 +48,10 @@ export interface AnswerCase {
 
 export interface ConformanceFixtures {
   readonly channel: ChannelCredentials
-  /** The header that carries the channel's key upstream, and its value (a pattern for signatures). */
+  /**
+   * The header that carries the channel's key upstream, and its value (a pattern where the value
+   * is a signature over each request).
+   */
   readonly auth: readonly [name: string, value: string | RegExp]
   readonly plain: SentCase
   readonly system: SentCase
@@ -168,9 +171,11 @@ export function runAdaptorConformance(adaptor: Adaptor, fixtures: ConformanceFix
 
     it('passes on what a cut stream carried and never closes it as complete', () => {
       const bytes = fixtures.stream.reply.body
-      // Cut between two events, past the answer's first content.
-      const half =
-        fixtures.cutStream ?? bytes.subarray(0, bytes.indexOf('\n\n', Math.floor(bytes.length / 2)) + 2)
+      // Cut between two events (LF or CRLF line ends), past the answer's first content, unless the
+      // fixtures give a cut of their own (framings other than SSE).
+      const middle = Math.floor(bytes.length / 2)
+      const ends = [bytes.indexOf('\n\n', middle) + 2, bytes.indexOf('\r\n\r\n', middle) + 4]
+      const half = fixtures.cutStream ?? bytes.subarray(0, Math.min(...ends.filter((end) => end > middle)))
       const replay = replayStream(adaptor, fixtures.channel, fixtures.stream.request, half, 5, false)
       expect(replay.events).not.toContain('[DONE]')
       expect(replay.transformer.upstreamCompleted).toBe(false)

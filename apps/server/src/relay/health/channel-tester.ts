@@ -6,6 +6,7 @@ import { insertLogs, systemLog } from '../../db/repositories/logs-repository.ts'
 import type { ChannelsTable } from '../../db/schema.ts'
 import { BusTopic } from '../../platform/bus-topics.ts'
 import { withChannelCredentials } from '../pipeline/channel-credentials.ts'
+import { providerDefaults } from '../pipeline/provider-defaults.ts'
 import { readWholeBody } from '../pipeline/streamed-response.ts'
 import type { RelayServices } from '../relay-services.ts'
 import { toRoutedChannel } from '../routing/routed-channel.ts'
@@ -100,7 +101,7 @@ export async function testChannel(
   const outcome = await withChannelCredentials(
     context.relay.upstream.credentials,
     adaptor,
-    channel,
+    { ...channel, defaults: providerDefaults(context.config) },
     async (credentials) => {
       const built = adaptor.buildRequest(request, credentials)
       if (isUpstreamError(built)) return { kind: 'failed' as const, error: built }

@@ -27,6 +27,7 @@ export async function withChannelCredentials<T extends { kind: string }>(
     baseUrl: channel.baseUrl,
     config: channel.config,
     other: channel.other,
+    defaults: channel.defaults,
   }
   if (!adaptor.credentialExchange) return call(credentials)
   const first = await tokenFor(cache, adaptor, channel, credentials)

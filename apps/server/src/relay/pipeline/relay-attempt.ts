@@ -24,8 +24,11 @@ export async function runAttempt(upstream: UpstreamClient, input: AttemptInput):
     if (!(images instanceof Map)) return { kind: 'failed', error: images }
     relayRequest = { ...relayRequest, images }
   }
-  return withChannelCredentials(upstream.credentials, adaptor, channel, (credentials) =>
-    callUpstream(upstream, input, relayRequest, credentials),
+  return withChannelCredentials(
+    upstream.credentials,
+    adaptor,
+    { ...channel, defaults: input.defaults },
+    (credentials) => callUpstream(upstream, input, relayRequest, credentials),
   )
 }
 

@@ -224,7 +224,13 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       case 'messages':
         return handleMessages(response, input, model, faults)
       case 'vertex':
-        return handleVertex(response, input, route, faults)
+        return handleVertex(
+          response,
+          input,
+          route,
+          path.includes('?') ? path.slice(path.indexOf('?') + 1) : '',
+          faults,
+        )
       case 'converse':
       case 'converse-stream':
         return handleConverse(response, input, route.endpoint === 'converse-stream', faults)

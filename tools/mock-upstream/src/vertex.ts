@@ -10,6 +10,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
 import { handleMessages } from './anthropic.ts'
 import { sendJson } from './errors.ts'
 import type { FaultPlan } from './faults.ts'
+import { handleGemini, invalidGenerateRequest } from './gemini.ts'
 import type { Route } from './routes.ts'
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer'
@@ -143,9 +144,19 @@ export function handleVertex(
   response: ServerResponse,
   json: Record<string, unknown>,
   route: Route,
+  query: string,
   faults: FaultPlan,
 ): Promise<void> | void {
   const model = route.model ?? ''
+  if (
+    route.publisher === 'google' &&
+    (route.action === 'generateContent' || route.action === 'streamGenerateContent')
+  ) {
+    // Gemini answers as on the Gemini API, its request checked the same way.
+    const invalid = invalidGenerateRequest(json)
+    if (invalid) return sendGoogleError(response, 400, invalid, 'INVALID_ARGUMENT')
+    return handleGemini(response, json, { version: 'v1', model, action: route.action }, query, faults)
+  }
   if (
     route.publisher === 'anthropic' &&
     (route.action === 'rawPredict' || route.action === 'streamRawPredict')

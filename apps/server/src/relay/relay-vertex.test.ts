@@ -15,6 +15,7 @@ import { REQUEST_ID, RelayFixture } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
 const CLAUDE = 'claude-3-5-haiku@20241022'
+const GEMINI = 'gemini-2.0-flash-001'
 const FAILING = 'claude-3-5-sonnet-v2@20241022'
 const REFUSED = 'claude-3-opus@20240229'
 const RATIO = 10
@@ -40,7 +41,7 @@ describe.each(testDialects())('Vertex AI channels through the gateway on %s', (d
     await fixture.addChannel({
       type: ChannelType.vertexAi,
       key: `us-east5|serving-project|${account.adc}`,
-      models: [CLAUDE],
+      models: [CLAUDE, GEMINI],
     })
     await fixture.addChannel({
       type: ChannelType.vertexAi,
@@ -60,7 +61,7 @@ describe.each(testDialects())('Vertex AI channels through the gateway on %s', (d
       priority: 10,
     })
     await fixture.addChannel({ key: 'sk-openai-backup', models: [FAILING, REFUSED], priority: 0 })
-    const models = [CLAUDE, FAILING, REFUSED]
+    const models = [CLAUDE, GEMINI, FAILING, REFUSED]
     await fixture.setPrices(
       Object.fromEntries(models.map((model) => [model, RATIO])),
       Object.fromEntries(models.map((model) => [model, 1])),
@@ -128,9 +129,32 @@ describe.each(testDialects())('Vertex AI channels through the gateway on %s', (d
     const row = await fixture.db
       .selectFrom('channels')
       .select('status')
-      .where('models', '=', CLAUDE)
+      .where('models', '=', `${CLAUDE},${GEMINI}`)
       .executeTakeFirstOrThrow()
     expect(row.status).toBe(1)
+  })
+
+  it('calls Gemini models with generateContent and streamGenerateContent?alt=sse under publisher google', async () => {
+    const { data, response } = await client.chat.completions.create(ask(GEMINI)).withResponse()
+    expect(data.choices[0]!.message.content).toBe(GENERATED)
+    const call = vertexCalls('serving-project').at(-1)!
+    expect(call.path).toBe(
+      `/v1/projects/serving-project/locations/us-east5/publishers/google/models/${GEMINI}:generateContent`,
+    )
+    expect(call.headers.authorization).toMatch(/^Bearer ya29\.mock-/)
+    expect(call.json).toMatchObject({ contents: [{ role: 'user', parts: [{ text: 'one two three four' }] }] })
+    const log = await fixture.logFor(response.headers.get(REQUEST_ID))
+    expect(log).toMatchObject({
+      model_name: GEMINI,
+      prompt_tokens: 4,
+      completion_tokens: 5,
+      quota: 9 * RATIO,
+    })
+    const stream = await client.chat.completions.create({ ...ask(GEMINI), stream: true })
+    let text = ''
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
+    expect(text).toBe(GENERATED)
+    expect(vertexCalls('serving-project').at(-1)!.path).toMatch(/:streamGenerateContent\?alt=sse$/)
   })
 
   it('serves /v1/messages clients (the Anthropic SDK) from Claude on Vertex', async () => {

@@ -1,11 +1,8 @@
 /**
  * Vertex AI channels (type 42): Claude models (publisher anthropic, `:rawPredict` /
- * `:streamRawPredict`) and Gemini models (publisher google) of the channel's project and region,
- * called with an OAuth token obtained from the channel's service account (access-token.ts; the
- * pipeline caches it until shortly before it expires).
- * https://cloud.google.com/vertex-ai/docs/reference/rest
- * URL `https://{region}-aiplatform.googleapis.com/v1/projects/{project}/locations/{region}/publishers/{publisher}/models/{model}:{action}`
- * (`aiplatform.googleapis.com` for the global region), or the channel's base URL in its place.
+ * `:streamRawPredict`, claude.ts) and Gemini models (publisher google, gemini.ts) of the channel's
+ * project and region (url.ts), called with an OAuth token obtained from the channel's service
+ * account (access-token.ts; the pipeline caches it until shortly before it expires).
  */
 import type {
   Adaptor,
@@ -22,7 +19,9 @@ import { localError } from '../shared/upstream-error.ts'
 import { tokenExchange } from './access-token.ts'
 import { claudeAction, vertexClaudeBody } from './claude.ts'
 import { vertexError } from './errors.ts'
+import { vertexGeminiAdaptor } from './gemini.ts'
 import { type VertexSettings, vertexSettings } from './service-account.ts'
+import { vertexUrl } from './url.ts'
 
 const invalidRequest = (code: string, message: string) =>
   localError(400, code, message, { type: 'invalid_request_error' })
@@ -31,25 +30,6 @@ const invalidRequest = (code: string, message: string) =>
 const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]*$/
 
 export const isGeminiModel = (model: string) => model.startsWith('gemini')
-
-function host(settings: VertexSettings): string {
-  return settings.region === 'global'
-    ? 'https://aiplatform.googleapis.com'
-    : `https://${settings.region}-aiplatform.googleapis.com`
-}
-
-/** The URL of `model`'s `action` under `publisher`. */
-export function vertexUrl(
-  channel: ChannelCredentials,
-  settings: VertexSettings,
-  publisher: 'anthropic' | 'google',
-  model: string,
-  action: string,
-): string {
-  const base = (channel.baseUrl || host(settings)).replace(/\/+$/, '')
-  const { projectId, region } = settings
-  return `${base}/v1/projects/${projectId}/locations/${region}/publishers/${publisher}/models/${model}:${action}`
-}
 
 /** The channel's settings and token, or why the request cannot be built. */
 export function vertexAccess(
@@ -111,22 +91,33 @@ export function vertexCredentialExchange(channel: ChannelCredentials, now: numbe
   return 'kind' in settings ? settings : tokenExchange(settings, now)
 }
 
-export const vertexAdaptor: Adaptor = {
+/** Claude models (publisher anthropic). */
+const vertexClaudeAdaptor: Adaptor = {
   name: 'vertex-ai',
-  remoteImages: (request) => (request.mode === 'chat' ? remoteImageUrls(request.json) : []),
-  credentialExchange: vertexCredentialExchange,
-  buildRequest(request, channel) {
-    if (isGeminiModel(request.mappedModel)) {
-      return invalidRequest(
-        'unsupported_model',
-        'Gemini models on Vertex AI are not served by this gateway yet',
-      )
-    }
-    return buildClaudeRequest(request, channel)
-  },
+  buildRequest: buildClaudeRequest,
   parseResponse: (response, request) =>
     response.status >= 200 && response.status < 300
       ? parseAnthropicResponse(response, request)
       : vertexError(response),
   createStreamTransformer: (request): StreamTransformer => new AnthropicToOpenAiStream(request),
+}
+
+/** Gemini models go to publisher google, the others (Claude's) to publisher anthropic. */
+const byModel = (request: RelayRequest): Adaptor =>
+  isGeminiModel(request.mappedModel) ? vertexGeminiAdaptor : vertexClaudeAdaptor
+
+export const vertexAdaptor: Adaptor = {
+  name: 'vertex-ai',
+  remoteImages: (request) => (request.mode === 'chat' ? remoteImageUrls(request.json) : []),
+  credentialExchange: vertexCredentialExchange,
+  buildRequest(request, channel) {
+    if (request.mode !== 'chat') {
+      return invalidRequest('unsupported_endpoint', 'Vertex AI channels serve chat completions only')
+    }
+    const access = vertexAccess(request, channel)
+    if ('kind' in access) return access
+    return byModel(request).buildRequest(request, channel)
+  },
+  parseResponse: (response, request) => byModel(request).parseResponse(response, request),
+  createStreamTransformer: (request, built) => byModel(request).createStreamTransformer(request, built),
 }

@@ -5,6 +5,8 @@ import { geminiAdaptor } from './gemini/adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { getAdaptor, supportedChannelTypes } from './registry.ts'
 import { relayModeFromPath } from './relay-mode.ts'
+import { vertexAdaptor } from './vertex/adaptor.ts'
+import { vertexMessagesAdaptor } from './vertex/native-messages.ts'
 
 describe('registry', () => {
   it('maps every OpenAI-format channel type to the OpenAI-compatible adaptor', () => {
@@ -28,6 +30,11 @@ describe('registry', () => {
     expect(getAdaptor(1, 'anthropic')).toBe(bridged)
     expect(getAdaptor(24)).toBe(geminiAdaptor)
     expect(getAdaptor(24, 'anthropic')).toBeDefined()
+  })
+
+  it('serves Vertex AI channels (42), natively to Messages clients (Claude models)', () => {
+    expect(getAdaptor(42)).toBe(vertexAdaptor)
+    expect(getAdaptor(42, 'anthropic')).toBe(vertexMessagesAdaptor)
   })
 
   it('serves AWS Bedrock channels (33) with the Bedrock adaptor, bridged for Messages clients', () => {

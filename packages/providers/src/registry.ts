@@ -14,6 +14,7 @@ import { responsesClientBridge } from './responses-client/bridge.ts'
 import { responsesPassthroughAdaptor, servesResponsesApi } from './responses-client/passthrough.ts'
 import { hunyuanAdaptor } from './tencent/adaptor.ts'
 import { vertexAdaptor } from './vertex/adaptor.ts'
+import { vertexMessagesAdaptor } from './vertex/native-messages.ts'
 import { zhipuAdaptor } from './zhipu/adaptor.ts'
 
 /** Adaptors for OpenAI clients (chat completions and the other OpenAI endpoints). */
@@ -29,7 +30,10 @@ adaptors.set(23, hunyuanAdaptor)
 adaptors.set(42, vertexAdaptor)
 
 /** Adaptors that serve Anthropic Messages clients natively; other types are bridged (anthropic-client/). */
-const anthropicNative = new Map<number, Adaptor>([[14, anthropicNativeAdaptor]])
+const anthropicNative = new Map<number, Adaptor>([
+  [14, anthropicNativeAdaptor],
+  [42, vertexMessagesAdaptor],
+])
 const bridged = new Map<number, Adaptor>()
 /** Responses API clients: passed through where the channel serves that API, else bridged (responses-client/). */
 const responsesBridged = new Map<number, Adaptor>()

@@ -157,21 +157,47 @@ describe.each(testDialects())('Vertex AI channels through the gateway on %s', (d
     expect(vertexCalls('serving-project').at(-1)!.path).toMatch(/:streamGenerateContent\?alt=sse$/)
   })
 
-  it('serves /v1/messages clients (the Anthropic SDK) from Claude on Vertex', async () => {
+  it('relays /v1/messages clients (the Anthropic SDK) natively to Claude on Vertex, and bridged to Gemini', async () => {
     const anthropic = new Anthropic({ baseURL: fixture.baseUrl, apiKey: token.key, maxRetries: 0 })
-    const message = await anthropic.messages.create({
-      model: CLAUDE,
+    const { data: message, response } = await anthropic.messages
+      .create({
+        model: CLAUDE,
+        max_tokens: 100,
+        system: 'Be brief',
+        messages: [{ role: 'user', content: 'one two three four' }],
+      })
+      .withResponse()
+    expect(message.content).toEqual([{ type: 'text', text: GENERATED }])
+    expect(message.usage).toMatchObject({ input_tokens: 6, output_tokens: 5 })
+    // The client's own body, without the model (it is in the URL) and with Vertex's version.
+    expect(vertexCalls('serving-project').at(-1)!.json).toEqual({
+      anthropic_version: 'vertex-2023-10-16',
       max_tokens: 100,
       system: 'Be brief',
       messages: [{ role: 'user', content: 'one two three four' }],
     })
-    expect(message.content).toEqual([{ type: 'text', text: GENERATED }])
-    expect(message.usage).toMatchObject({ input_tokens: 6, output_tokens: 5 })
-    expect(vertexCalls('serving-project').at(-1)!.json).toMatchObject({
-      anthropic_version: 'vertex-2023-10-16',
-      max_tokens: 100,
-      system: 'Be brief',
+    const log = await fixture.logFor(response.headers.get(REQUEST_ID))
+    expect(log).toMatchObject({
+      model_name: CLAUDE,
+      prompt_tokens: 6,
+      completion_tokens: 5,
+      quota: 11 * RATIO,
     })
+    const stream = anthropic.messages.stream({
+      model: CLAUDE,
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'hi' }],
+    })
+    const final = await stream.finalMessage()
+    expect(final.content).toEqual([{ type: 'text', text: GENERATED }])
+    expect(vertexCalls('serving-project').at(-1)!.path).toMatch(/publishers\/anthropic\/.*:streamRawPredict$/)
+    const gemini = await anthropic.messages.create({
+      model: GEMINI,
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'hi' }],
+    })
+    expect(gemini.content).toEqual([{ type: 'text', text: GENERATED }])
+    expect(vertexCalls('serving-project').at(-1)!.path).toMatch(/publishers\/google\/.*:generateContent$/)
   })
 
   it('fails over on RESOURCE_EXHAUSTED (429) and 5xx', async () => {

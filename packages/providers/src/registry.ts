@@ -18,6 +18,8 @@ import { replicateAdaptor } from './replicate/adaptor.ts'
 import { responsesClientBridge } from './responses-client/bridge.ts'
 import { responsesPassthroughAdaptor, servesResponsesApi } from './responses-client/passthrough.ts'
 import { hunyuanAdaptor } from './tencent/adaptor.ts'
+import { vertexAdaptor } from './vertex/adaptor.ts'
+import { vertexMessagesAdaptor } from './vertex/native-messages.ts'
 import { zhipuAdaptor } from './zhipu/adaptor.ts'
 
 /** Adaptors for OpenAI clients (chat completions and the other OpenAI endpoints). */
@@ -33,12 +35,16 @@ adaptors.set(16, zhipuAdaptor)
 adaptors.set(23, hunyuanAdaptor)
 adaptors.set(17, aliAdaptor)
 adaptors.set(46, replicateAdaptor)
+adaptors.set(42, vertexAdaptor)
 
 type BridgedClientApi = Exclude<ClientApi, 'openai' | 'responses'>
 
 /** Adaptors that serve a client API natively; other types are bridged (anthropic-client/, gemini-client/). */
 const natives: Record<BridgedClientApi, Map<number, Adaptor>> = {
-  anthropic: new Map([[14, anthropicNativeAdaptor]]),
+  anthropic: new Map([
+    [14, anthropicNativeAdaptor],
+    [42, vertexMessagesAdaptor],
+  ]),
   gemini: new Map([[24, geminiNativeAdaptor]]),
 }
 const bridges: Record<BridgedClientApi, (inner: Adaptor) => Adaptor> = {

@@ -17,6 +17,7 @@ export type Endpoint =
   | 'messages'
   | 'converse'
   | 'converse-stream'
+  | 'vertex'
   | 'responses'
   | 'cohere-chat'
   | 'cohere-embed'
@@ -29,11 +30,15 @@ export interface Route {
   endpoint: Endpoint
   /** The Azure deployment name, when the path names one. */
   deployment?: string
-  /** The model named by the path (Bedrock's `/model/{modelId}/...`). */
+  /** The model named by the path (Bedrock's `/model/{modelId}/...`, Vertex AI's `.../models/{model}:...`). */
   model?: string
+  /** Vertex AI: the model's publisher (`anthropic`, `google`) and the method after the colon. */
+  publisher?: string
+  action?: string
 }
 
 const AZURE = /^\/openai\/deployments\/([^/]+)(\/.*)$/
+const VERTEX = /^\/v1\/projects\/[^/]+\/locations\/[^/]+\/publishers\/([^/]+)\/models\/([^/:]+):([A-Za-z]+)$/
 const BEDROCK = /^\/model\/([^/]+)\/(converse|converse-stream)$/
 
 export function matchRoute(method: string, pathname: string): Route | undefined {
@@ -41,6 +46,16 @@ export function matchRoute(method: string, pathname: string): Route | undefined 
   if (bedrock) {
     if (method !== 'POST') return undefined
     return { endpoint: bedrock[2] as Endpoint, model: decodeURIComponent(bedrock[1]) }
+  }
+  const vertex = VERTEX.exec(pathname)
+  if (vertex) {
+    if (method !== 'POST') return undefined
+    return {
+      endpoint: 'vertex',
+      publisher: vertex[1],
+      model: decodeURIComponent(vertex[2]),
+      action: vertex[3],
+    }
   }
   let path = pathname
   let deployment: string | undefined

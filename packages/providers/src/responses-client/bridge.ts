@@ -35,6 +35,7 @@ export function responsesClientBridge(inner: Adaptor): Adaptor {
   return {
     name: inner.name,
     remoteImages: inner.remoteImages,
+    credentialExchange: inner.credentialExchange,
     // A job the upstream runs in steps is followed alike whatever the client's API.
     task: inner.task,
     buildRequest(request, channel) {

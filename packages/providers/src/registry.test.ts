@@ -11,7 +11,7 @@ describe('registry', () => {
       expect(getAdaptor(type)).toBe(openAiCompatibleAdaptor)
     }
     expect(supportedChannelTypes()).toEqual(
-      [...openAiFormat, 11, 14, 16, 23, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort((a, b) => a - b),
+      [...openAiFormat, 11, 14, 16, 23, 34, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort((a, b) => a - b),
     )
   })
 

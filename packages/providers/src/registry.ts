@@ -4,6 +4,7 @@
 import type { Adaptor, ClientApi } from './adaptor.ts'
 import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts'
 import { anthropicClientBridge } from './anthropic-client/bridge.ts'
+import { cozeAdaptor } from './coze/adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { OPENAI_FORMAT_CHANNEL_TYPES } from './openai-compatible/default-base-urls.ts'
 import { palmRetiredAdaptor } from './palm/adaptor.ts'
@@ -17,6 +18,7 @@ adaptors.set(14, anthropicAdaptor)
 adaptors.set(11, palmRetiredAdaptor)
 adaptors.set(16, zhipuAdaptor)
 adaptors.set(23, hunyuanAdaptor)
+adaptors.set(34, cozeAdaptor)
 
 /** Adaptors that serve Anthropic Messages clients natively; other types are bridged (anthropic-client/). */
 const anthropicNative = new Map<number, Adaptor>([[14, anthropicNativeAdaptor]])

@@ -9,3 +9,5 @@ export const ZHIPU_KEYS: readonly string[] = ['mock-zhipu-id.mock-zhipu-secret']
 export const TENCENT_KEYS: readonly string[] = [
   '1300000001|AKIDmockTencentSecretId0001|mockTencentSecretKey0001',
 ]
+/** Coze personal access tokens. */
+export const COZE_TOKENS: readonly string[] = ['pat_mock_coze_token']

@@ -4,10 +4,11 @@
  */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
 import type { FaultPlan } from '../faults.ts'
+import { handleCoze, refuseCozeAuth } from './coze.ts'
 import { handleHunyuan, refuseTencentAuth } from './tencent.ts'
 import { type Refusal, refuseZhipuAuth } from './zhipu.ts'
 
-export type Provider = 'zhipu' | 'tencent'
+export type Provider = 'zhipu' | 'tencent' | 'coze'
 
 /** A handler of a provider's own format (the OpenAI-format handlers serve the others). */
 export type NativeHandler = (
@@ -37,6 +38,7 @@ export function matchProviderRoute(
   if (method !== 'POST') return undefined
   const zhipu = ZHIPU[pathname]
   if (zhipu) return { provider: 'zhipu', endpoint: zhipu }
+  if (pathname === '/v3/chat') return { provider: 'coze', endpoint: 'chat', native: handleCoze }
   // Tencent Cloud API 3.0: every action is a POST to / named by X-TC-Action.
   if (pathname === '/' && headers['x-tc-action'] !== undefined) {
     return { provider: 'tencent', endpoint: 'chat', native: handleHunyuan }
@@ -55,5 +57,7 @@ export function refuseProviderAuth(
       return refuseZhipuAuth(headers)
     case 'tencent':
       return refuseTencentAuth(headers, body)
+    case 'coze':
+      return refuseCozeAuth(headers)
   }
 }

@@ -17,10 +17,10 @@ export type RelayMode =
 
 /**
  * The API the client called, which decides the format of its request and of every answer it gets
- * (bodies, stream events, errors): OpenAI's (`/v1/chat/completions`, ...) or Anthropic's Messages
- * API (`/v1/messages`).
+ * (bodies, stream events, errors): OpenAI's (`/v1/chat/completions`, ...), Anthropic's Messages
+ * API (`/v1/messages`) or OpenAI's Responses API (`/v1/responses`, errors in OpenAI's shape).
  */
-export type ClientApi = 'openai' | 'anthropic'
+export type ClientApi = 'openai' | 'anthropic' | 'responses'
 
 /** One client request as the pipeline has parsed it. The adaptor never mutates it. */
 export interface RelayRequest {
@@ -77,13 +77,51 @@ export interface ChannelCredentials {
   readonly config?: Readonly<Record<string, unknown>>
   /** The legacy `other` column (Azure api-version in old one-api databases). */
   readonly other?: string | null
+  /** The gateway's settings that decide a provider's defaults (read from the environment). */
+  readonly defaults?: ProviderDefaults
+  /** The token the pipeline obtained through Adaptor.credentialExchange, for adaptors that have one. */
+  readonly accessToken?: string
+}
+
+/** Provider defaults the administrator sets for the whole gateway; each has a built-in default. */
+export interface ProviderDefaults {
+  /** GEMINI_VERSION: the Gemini API version of channels that set none. */
+  readonly geminiVersion?: string
+  /** GEMINI_SAFETY_SETTING: the threshold sent for every Gemini harm category. */
+  readonly geminiSafetySetting?: string
+}
+
+/**
+ * A token an upstream wants in place of the channel's key (Baidu's access token, a Google OAuth
+ * token), and how to get it: the pipeline sends `request`, reads the answer with `parse`, caches
+ * the token under `cacheKey` (and the channel) until shortly before it expires, and passes it to
+ * buildRequest as ChannelCredentials.accessToken.
+ */
+export interface CredentialExchange {
+  readonly kind: 'exchange'
+  /** Names the credential the token is for (a hash of it, never the secret): a new key, a new token. */
+  readonly cacheKey: string
+  readonly request: UpstreamRequest
+  /**
+   * The token, or the failure classified like any upstream error: refused credentials disable the
+   * channel, 429 and 5xx are retried on another channel.
+   */
+  parse(response: UpstreamResponse): ExchangedCredential | UpstreamError
+}
+
+export interface ExchangedCredential {
+  readonly kind: 'credential'
+  readonly token: string
+  /** Unix seconds at which the upstream stops taking the token. */
+  readonly expiresAt: number
 }
 
 /** The HTTP call the pipeline must make. `body` is the client's Buffer itself when nothing changed. */
 export interface UpstreamRequest {
   readonly kind: 'request'
   readonly url: string
-  readonly method: 'POST'
+  /** GET only for a credential exchange (a relay call is always a POST). */
+  readonly method: 'POST' | 'GET'
   readonly headers: Record<string, string>
   readonly body: Buffer | string
   /** True when the adaptor re-serialised the body (mapping, include_usage or system prompt applied). */
@@ -192,6 +230,14 @@ export interface Adaptor {
    * size cap, a timeout and no private addresses) and passes them in RelayRequest.images.
    */
   remoteImages?(request: RelayRequest): string[]
+  /**
+   * For upstreams that take a token obtained from the channel's key rather than the key itself:
+   * the exchange to make before buildRequest (see CredentialExchange), or the error when the
+   * channel's key cannot be used at all. `now` is Unix seconds (signed assertions need the time).
+   * When an upstream refuses a cached token (an error with disableChannel), the pipeline drops it,
+   * exchanges again and retries once.
+   */
+  credentialExchange?(channel: ChannelCredentials, now: number): CredentialExchange | UpstreamError
   buildRequest(request: RelayRequest, channel: ChannelCredentials): UpstreamRequest | UpstreamError
   parseResponse(response: UpstreamResponse, request: RelayRequest): ParsedResponse | UpstreamError
   /** Only for 2xx responses to stream requests with an event-stream Content-Type. */

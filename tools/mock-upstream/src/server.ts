@@ -6,7 +6,10 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { handleMessages, refuseAnthropicHeaders, sendAnthropicError } from './anthropic.ts'
+import { checkAwsSignature, MOCK_AWS_CREDENTIALS } from './aws-signature.ts'
+import { handleConverse, sendBedrockError } from './bedrock.ts'
 import { handleChat } from './chat.ts'
+import { handleCohereChat, handleCohereEmbed, handleCohereRerank, sendCohereError } from './cohere.ts'
 import { handleCompletions } from './completions.ts'
 import {
   handleEmbeddings,
@@ -24,8 +27,17 @@ import {
   faultsFromModel,
   parseFaultRule,
 } from './faults.ts'
+import {
+  type GeminiRoute,
+  geminiKeyOf,
+  handleGemini,
+  matchGeminiRoute,
+  refuseGeminiKey,
+  sendGeminiError,
+} from './gemini.ts'
 import { parseMultipart } from './multipart-fields.ts'
 import { matchProviderRoute, type ProviderRoute, refuseProviderAuth } from './providers/routes.ts'
+import { handleResponses } from './responses.ts'
 import { matchRoute, type Route } from './routes.ts'
 import { handleSpeech } from './speech.ts'
 
@@ -36,6 +48,8 @@ export interface MockUpstreamOptions {
   apiKeys?: readonly string[]
   /** How many recent requests to keep for assertions (0 turns the log off, e.g. for benchmarks). */
   requestLogSize?: number
+  /** AWS access key id → secret key that Bedrock calls must be signed with (MOCK_AWS_CREDENTIALS unless set). */
+  awsCredentials?: Readonly<Record<string, string>>
 }
 
 export interface RecordedRequest {
@@ -146,13 +160,25 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       if (log.length > logSize) log.shift()
     }
     const anthropic = route.endpoint === 'messages'
+    const bedrock = route.endpoint === 'converse' || route.endpoint === 'converse-stream'
+    const fail = anthropic
+      ? sendAnthropicError
+      : bedrock
+        ? (reply: ServerResponse, status: number) => sendBedrockError(reply, status)
+        : route.endpoint.startsWith('cohere-')
+          ? sendCohereError
+          : sendError
     const refusal = route.provider ? refuseProviderAuth(route.provider, request.headers, body) : undefined
     if (refusal) return sendJson(response, refusal.status, refusal.body)
     if (route.provider) {
       // Checked above, as that provider checks its credentials.
     } else if (anthropic) {
       if (refuseAnthropicHeaders(response, request.headers, apiKeys)) return
-    } else if (apiKeys && !apiKeys.has(keyOf(request.headers))) return sendError(response, 401, '')
+    } else if (bedrock) {
+      const credentials = options.awsCredentials ?? MOCK_AWS_CREDENTIALS
+      const signature = await checkAwsSignature('POST', path, request.headers, body, 'bedrock', credentials)
+      if (signature) return sendBedrockError(response, 403, signature.errorType, signature.message)
+    } else if (apiKeys && !apiKeys.has(keyOf(request.headers))) return fail(response, 401, '')
     if (json === 'invalid') {
       const message =
         "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly.)"
@@ -163,7 +189,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       )
     }
     const form = json === undefined ? parseMultipart(body, contentType) : undefined
-    const rawModel = json?.model ?? json?.Model ?? form?.fields.model ?? route.deployment ?? ''
+    const rawModel = route.model ?? json?.model ?? json?.Model ?? form?.fields.model ?? route.deployment ?? ''
     const model = typeof rawModel === 'string' ? rawModel : ''
     const faults: FaultPlan = {
       ...rules.take({ model, authorization: keyOf(request.headers), path }),
@@ -171,7 +197,6 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       ...faultsFromHeaders(request.headers),
     }
     if (faults.delayMs) await sleep(faults.delayMs)
-    const fail = anthropic ? sendAnthropicError : sendError
     if (faults.status !== undefined && faults.status >= 400)
       return fail(response, faults.status, model, faults.body)
     // A success status with a body of the test's own: a provider answering 200 with something odd.
@@ -187,6 +212,17 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
         return handleChat(response, input, model, faults)
       case 'messages':
         return handleMessages(response, input, model, faults)
+      case 'converse':
+      case 'converse-stream':
+        return handleConverse(response, input, route.endpoint === 'converse-stream', faults)
+      case 'cohere-chat':
+        return handleCohereChat(response, input, model, faults)
+      case 'cohere-embed':
+        return handleCohereEmbed(response, input, model)
+      case 'cohere-rerank':
+        return handleCohereRerank(response, input, model)
+      case 'responses':
+        return handleResponses(response, input, model, faults)
       case 'completions':
         return handleCompletions(response, input, model, faults)
       case 'embeddings':
@@ -205,10 +241,54 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     }
   }
 
+  /** Google's Gemini API: its key, its error shape, its paths (gemini.ts). */
+  async function relayGemini(
+    request: IncomingMessage,
+    response: ServerResponse,
+    route: GeminiRoute,
+    body: Buffer,
+    path: string,
+  ): Promise<void> {
+    const query = path.includes('?') ? path.slice(path.indexOf('?') + 1) : ''
+    const json = parseJsonBody(body, request.headers['content-type'] ?? 'application/json')
+    if (logSize > 0) {
+      log.push({
+        method: 'POST',
+        path,
+        headers: request.headers,
+        body,
+        json: json === 'invalid' ? undefined : json,
+      })
+      if (log.length > logSize) log.shift()
+    }
+    const key = geminiKeyOf(request.headers, query)
+    if (refuseGeminiKey(response, key, apiKeys)) return
+    if (json === 'invalid' || json === undefined) {
+      return sendJson(
+        response,
+        400,
+        '{"error":{"code":400,"message":"Invalid JSON payload received.","status":"INVALID_ARGUMENT"}}',
+      )
+    }
+    const faults: FaultPlan = {
+      ...rules.take({ model: route.model, authorization: key, path }),
+      ...faultsFromModel(route.model),
+      ...faultsFromHeaders(request.headers),
+    }
+    if (faults.delayMs) await sleep(faults.delayMs)
+    if (faults.status !== undefined && faults.status >= 400)
+      return sendGeminiError(response, faults.status, route.model, faults.body)
+    if (faults.body !== undefined)
+      return sendGeminiError(response, faults.status ?? 200, route.model, faults.body)
+    return handleGemini(response, json, route, query, faults)
+  }
+
   function handle(request: IncomingMessage, response: ServerResponse, body: Buffer): Promise<void> | void {
     const path = request.url ?? '/'
     const pathname = path.split('?', 1)[0]
     if (pathname.startsWith('/__mock/')) return control(request, response, pathname, body)
+    const gemini = matchGeminiRoute(request.method ?? 'GET', pathname)
+    if (gemini) return relayGemini(request, response, gemini, body, path)
     const provider = matchProviderRoute(request.method ?? 'GET', pathname, request.headers)
     const route = provider
       ? { endpoint: provider.endpoint, provider }

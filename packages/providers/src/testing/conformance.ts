@@ -68,6 +68,11 @@ export interface ConformanceFixtures {
   /** Stream requests whose client did not ask for usage. */
   readonly stream: AnswerCase
   readonly streamedToolCall?: AnswerCase
+  /**
+   * The stream reply cut between two events past the answer's first content, for a framing other
+   * than SSE (by default the SSE stream is cut at the first blank line past its middle).
+   */
+  readonly cutStream?: Buffer
   readonly errors: {
     badRequest: RecordedReply
     unauthorized: RecordedReply
@@ -173,8 +178,11 @@ export function runAdaptorConformance(adaptor: Adaptor, fixtures: ConformanceFix
 
     it('passes on what a cut stream carried and never closes it as complete', () => {
       const bytes = fixtures.stream.reply.body
-      // Cut between two events, past the answer's first content.
-      const half = bytes.subarray(0, bytes.indexOf('\n\n', Math.floor(bytes.length / 2)) + 2)
+      // Cut between two events (LF or CRLF line ends), past the answer's first content, unless the
+      // fixtures give a cut of their own (framings other than SSE).
+      const middle = Math.floor(bytes.length / 2)
+      const ends = [bytes.indexOf('\n\n', middle) + 2, bytes.indexOf('\r\n\r\n', middle) + 4]
+      const half = fixtures.cutStream ?? bytes.subarray(0, Math.min(...ends.filter((end) => end > middle)))
       const replay = replayStream(adaptor, fixtures.channel, fixtures.stream.request, half, 5, false)
       expect(replay.events).not.toContain('[DONE]')
       expect(replay.transformer.upstreamCompleted).toBe(false)

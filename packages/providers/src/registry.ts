@@ -5,6 +5,7 @@ import type { Adaptor, ClientApi } from './adaptor.ts'
 import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts'
 import { anthropicClientBridge } from './anthropic-client/bridge.ts'
 import { bedrockAdaptor } from './bedrock/adaptor.ts'
+import { cloudflareAdaptor } from './cloudflare/adaptor.ts'
 import { cohereAdaptor } from './cohere/adaptor.ts'
 import { cozeAdaptor } from './coze/adaptor.ts'
 import { geminiAdaptor } from './gemini/adaptor.ts'
@@ -27,6 +28,7 @@ adaptors.set(11, palmRetiredAdaptor)
 adaptors.set(16, zhipuAdaptor)
 adaptors.set(23, hunyuanAdaptor)
 adaptors.set(34, cozeAdaptor)
+adaptors.set(37, cloudflareAdaptor)
 
 /** Adaptors that serve Anthropic Messages clients natively; other types are bridged (anthropic-client/). */
 const anthropicNative = new Map<number, Adaptor>([[14, anthropicNativeAdaptor]])

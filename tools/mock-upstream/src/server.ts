@@ -168,7 +168,9 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
         : route.endpoint.startsWith('cohere-')
           ? sendCohereError
           : sendError
-    const refusal = route.provider ? refuseProviderAuth(route.provider, request.headers, body) : undefined
+    const refusal = route.provider
+      ? refuseProviderAuth(route.provider, request.headers, body, path.split('?', 1)[0]!)
+      : undefined
     if (refusal) return sendJson(response, refusal.status, refusal.body)
     if (route.provider) {
       // Checked above, as that provider checks its credentials.

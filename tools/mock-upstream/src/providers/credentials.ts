@@ -11,3 +11,5 @@ export const TENCENT_KEYS: readonly string[] = [
 ]
 /** Coze personal access tokens. */
 export const COZE_TOKENS: readonly string[] = ['pat_mock_coze_token']
+/** Cloudflare API tokens, each with the account it belongs to. */
+export const CLOUDFLARE_TOKENS: Readonly<Record<string, string>> = { 'mock-cf-api-token': 'mockaccount0001' }

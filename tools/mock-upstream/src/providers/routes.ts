@@ -4,11 +4,12 @@
  */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
 import type { FaultPlan } from '../faults.ts'
+import { CLOUDFLARE_PATH, refuseCloudflareAuth } from './cloudflare.ts'
 import { handleCoze, refuseCozeAuth } from './coze.ts'
 import { handleHunyuan, refuseTencentAuth } from './tencent.ts'
 import { type Refusal, refuseZhipuAuth } from './zhipu.ts'
 
-export type Provider = 'zhipu' | 'tencent' | 'coze'
+export type Provider = 'zhipu' | 'tencent' | 'coze' | 'cloudflare'
 
 /** A handler of a provider's own format (the OpenAI-format handlers serve the others). */
 export type NativeHandler = (
@@ -38,6 +39,9 @@ export function matchProviderRoute(
   if (method !== 'POST') return undefined
   const zhipu = ZHIPU[pathname]
   if (zhipu) return { provider: 'zhipu', endpoint: zhipu }
+  const cloudflare = CLOUDFLARE_PATH.exec(pathname)
+  if (cloudflare)
+    return { provider: 'cloudflare', endpoint: cloudflare[2] === 'embeddings' ? 'embeddings' : 'chat' }
   if (pathname === '/v3/chat') return { provider: 'coze', endpoint: 'chat', native: handleCoze }
   // Tencent Cloud API 3.0: every action is a POST to / named by X-TC-Action.
   if (pathname === '/' && headers['x-tc-action'] !== undefined) {
@@ -51,6 +55,7 @@ export function refuseProviderAuth(
   route: ProviderRoute,
   headers: IncomingHttpHeaders,
   body: Buffer,
+  pathname: string,
 ): Refusal | undefined {
   switch (route.provider) {
     case 'zhipu':
@@ -59,5 +64,7 @@ export function refuseProviderAuth(
       return refuseTencentAuth(headers, body)
     case 'coze':
       return refuseCozeAuth(headers)
+    case 'cloudflare':
+      return refuseCloudflareAuth(headers, pathname)
   }
 }

@@ -13,7 +13,7 @@ describe('registry', () => {
       expect(getAdaptor(type)).toBe(openAiCompatibleAdaptor)
     }
     expect(supportedChannelTypes()).toEqual(
-      [...openAiFormat, 11, 14, 16, 23, 24, 33, 34, 35, 37, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort(
+      [...openAiFormat, 11, 14, 15, 16, 23, 24, 33, 34, 35, 37, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort(
         (a, b) => a - b,
       ),
     )

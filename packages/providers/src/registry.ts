@@ -4,6 +4,7 @@
 import type { Adaptor, ClientApi } from './adaptor.ts'
 import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts'
 import { anthropicClientBridge } from './anthropic-client/bridge.ts'
+import { baiduAdaptor } from './baidu/adaptor.ts'
 import { bedrockAdaptor } from './bedrock/adaptor.ts'
 import { cloudflareAdaptor } from './cloudflare/adaptor.ts'
 import { cohereAdaptor } from './cohere/adaptor.ts'
@@ -25,6 +26,7 @@ adaptors.set(24, geminiAdaptor)
 adaptors.set(33, bedrockAdaptor)
 adaptors.set(35, cohereAdaptor)
 adaptors.set(11, palmRetiredAdaptor)
+adaptors.set(15, baiduAdaptor)
 adaptors.set(16, zhipuAdaptor)
 adaptors.set(23, hunyuanAdaptor)
 adaptors.set(34, cozeAdaptor)

@@ -208,7 +208,9 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       route.provider?.provider === 'zhipu'
         ? { ...json, stream_options: { include_usage: true } }
         : (json ?? {})
-    if (route.provider?.native) return route.provider.native(response, input, faults)
+    if (route.provider?.native) {
+      return route.provider.native(response, input, faults, new URLSearchParams(path.split('?')[1] ?? ''))
+    }
     switch (route.endpoint) {
       case 'chat':
         return handleChat(response, input, model, faults)

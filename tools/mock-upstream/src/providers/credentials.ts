@@ -13,3 +13,5 @@ export const TENCENT_KEYS: readonly string[] = [
 export const COZE_TOKENS: readonly string[] = ['pat_mock_coze_token']
 /** Cloudflare API tokens, each with the account it belongs to. */
 export const CLOUDFLARE_TOKENS: Readonly<Record<string, string>> = { 'mock-cf-api-token': 'mockaccount0001' }
+/** Baidu Qianfan v1 `APIKey|SecretKey` keys. */
+export const BAIDU_KEYS: readonly string[] = ['mockBaiduApiKey0001|mockBaiduSecretKey0001']

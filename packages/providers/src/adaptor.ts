@@ -184,6 +184,11 @@ export interface ParsedResponse {
   readonly completionText?: string
   /** Images in an image generation answer (its `data` list), when the answer was read in full. */
   readonly imageCount?: number
+  /**
+   * The Content-Type of `body` when the adaptor built it in another format than the upstream's
+   * answer (a chat completion gathered from an event stream); the upstream's otherwise.
+   */
+  readonly contentType?: string
 }
 
 /** Incremental stream handling for one response; create one per request. */

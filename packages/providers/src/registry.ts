@@ -5,8 +5,11 @@ import type { Adaptor, ClientApi } from './adaptor.ts'
 import { aliAdaptor } from './ali/adaptor.ts'
 import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts'
 import { anthropicClientBridge } from './anthropic-client/bridge.ts'
+import { baiduAdaptor } from './baidu/adaptor.ts'
 import { bedrockAdaptor } from './bedrock/adaptor.ts'
+import { cloudflareAdaptor } from './cloudflare/adaptor.ts'
 import { cohereAdaptor } from './cohere/adaptor.ts'
+import { cozeAdaptor } from './coze/adaptor.ts'
 import { geminiAdaptor } from './gemini/adaptor.ts'
 import { geminiClientBridge } from './gemini-client/bridge.ts'
 import { geminiNativeAdaptor } from './gemini-client/native-adaptor.ts'
@@ -32,12 +35,15 @@ adaptors.set(33, bedrockAdaptor)
 adaptors.set(30, ollamaAdaptor)
 adaptors.set(35, cohereAdaptor)
 adaptors.set(11, palmRetiredAdaptor)
+adaptors.set(15, baiduAdaptor)
 adaptors.set(16, zhipuAdaptor)
 adaptors.set(23, hunyuanAdaptor)
 adaptors.set(17, aliAdaptor)
 adaptors.set(46, replicateAdaptor)
 adaptors.set(18, xunfeiAdaptor)
 adaptors.set(42, vertexAdaptor)
+adaptors.set(34, cozeAdaptor)
+adaptors.set(37, cloudflareAdaptor)
 
 type BridgedClientApi = Exclude<ClientApi, 'openai' | 'responses'>
 

@@ -192,7 +192,9 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
             : route.endpoint.startsWith('ollama-')
               ? sendOllamaError
               : sendError
-    const refusal = route.provider ? refuseProviderAuth(route.provider, request.headers, body) : undefined
+    const refusal = route.provider
+      ? refuseProviderAuth(route.provider, request.headers, body, path.split('?', 1)[0]!)
+      : undefined
     if (refusal) return sendJson(response, refusal.status, refusal.body)
     if (route.provider) {
       // Checked above, as that provider checks its credentials.
@@ -232,7 +234,9 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       route.provider?.provider === 'zhipu'
         ? { ...json, stream_options: { include_usage: true } }
         : (json ?? {})
-    if (route.provider?.native) return route.provider.native(response, input, faults)
+    if (route.provider?.native) {
+      return route.provider.native(response, input, faults, new URLSearchParams(path.split('?')[1] ?? ''))
+    }
     switch (route.endpoint) {
       case 'chat':
         return handleChat(response, input, model, faults)

@@ -77,7 +77,7 @@ async function callUpstream(
   )
   if (isUpstreamError(parsed)) return { kind: 'failed', error: parsed }
   const charge = chargeFor(input.cost, input.promptEstimate, parsed.usage, parsed)
-  const contentType = answer.headers['content-type'] || 'application/json'
+  const contentType = parsed.contentType || answer.headers['content-type'] || 'application/json'
   const upstreamId = answer.headers[UPSTREAM_REQUEST_ID]
   const extra = upstreamId === undefined ? undefined : { [UPSTREAM_REQUEST_ID]: upstreamId }
   const finish = () =>

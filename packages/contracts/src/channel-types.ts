@@ -19,6 +19,8 @@ export interface ChannelTypeInfo {
   keyHint?: string
   /** A short note shown under the type selector. */
   tip?: string
+  /** The provider retired this API: channels of the type load but every request is refused. */
+  retired?: boolean
 }
 
 function type(
@@ -28,7 +30,7 @@ function type(
   chineseName: string,
   color: string,
   defaultBaseUrl: string,
-  extra: Pick<ChannelTypeInfo, 'keyHint' | 'tip'> = {},
+  extra: Pick<ChannelTypeInfo, 'keyHint' | 'tip' | 'retired'> = {},
 ): ChannelTypeInfo {
   return { id, code, name, chineseName, color, defaultBaseUrl, ...extra }
 }
@@ -48,7 +50,10 @@ export const CHANNEL_TYPES: readonly ChannelTypeInfo[] = [
   }),
   type(9, 'Ails', 'AI.LS (proxy)', '代理：AI.LS', 'yellow', 'https://api.caipacity.com'),
   type(10, 'AIProxy', 'AI Proxy (proxy)', '代理：AI Proxy', 'purple', 'https://api.aiproxy.io'),
-  type(11, 'PaLM', 'Google PaLM2', 'Google PaLM2', 'orange', 'https://generativelanguage.googleapis.com'),
+  type(11, 'PaLM', 'Google PaLM2', 'Google PaLM2', 'orange', 'https://generativelanguage.googleapis.com', {
+    tip: 'Retired by Google: use Gemini instead',
+    retired: true,
+  }),
   type(12, 'API2GPT', 'API2GPT (proxy)', '代理：API2GPT', 'blue', 'https://api.api2gpt.com'),
   type(13, 'AIGC2D', 'AIGC2D (proxy)', '代理：AIGC2D', 'purple', 'https://api.aigc2d.com'),
   type(14, 'Anthropic', 'Anthropic Claude', 'Anthropic Claude', 'black', 'https://api.anthropic.com'),

@@ -17,10 +17,10 @@ export type RelayMode =
 
 /**
  * The API the client called, which decides the format of its request and of every answer it gets
- * (bodies, stream events, errors): OpenAI's (`/v1/chat/completions`, ...) or Anthropic's Messages
- * API (`/v1/messages`).
+ * (bodies, stream events, errors): OpenAI's (`/v1/chat/completions`, ...), Anthropic's Messages
+ * API (`/v1/messages`) or OpenAI's Responses API (`/v1/responses`, errors in OpenAI's shape).
  */
-export type ClientApi = 'openai' | 'anthropic'
+export type ClientApi = 'openai' | 'anthropic' | 'responses'
 
 /** One client request as the pipeline has parsed it. The adaptor never mutates it. */
 export interface RelayRequest {
@@ -77,13 +77,51 @@ export interface ChannelCredentials {
   readonly config?: Readonly<Record<string, unknown>>
   /** The legacy `other` column (Azure api-version in old one-api databases). */
   readonly other?: string | null
+  /** The gateway's settings that decide a provider's defaults (read from the environment). */
+  readonly defaults?: ProviderDefaults
+  /** The token the pipeline obtained through Adaptor.credentialExchange, for adaptors that have one. */
+  readonly accessToken?: string
+}
+
+/** Provider defaults the administrator sets for the whole gateway; each has a built-in default. */
+export interface ProviderDefaults {
+  /** GEMINI_VERSION: the Gemini API version of channels that set none. */
+  readonly geminiVersion?: string
+  /** GEMINI_SAFETY_SETTING: the threshold sent for every Gemini harm category. */
+  readonly geminiSafetySetting?: string
+}
+
+/**
+ * A token an upstream wants in place of the channel's key (Baidu's access token, a Google OAuth
+ * token), and how to get it: the pipeline sends `request`, reads the answer with `parse`, caches
+ * the token under `cacheKey` (and the channel) until shortly before it expires, and passes it to
+ * buildRequest as ChannelCredentials.accessToken.
+ */
+export interface CredentialExchange {
+  readonly kind: 'exchange'
+  /** Names the credential the token is for (a hash of it, never the secret): a new key, a new token. */
+  readonly cacheKey: string
+  readonly request: UpstreamRequest
+  /**
+   * The token, or the failure classified like any upstream error: refused credentials disable the
+   * channel, 429 and 5xx are retried on another channel.
+   */
+  parse(response: UpstreamResponse): ExchangedCredential | UpstreamError
+}
+
+export interface ExchangedCredential {
+  readonly kind: 'credential'
+  readonly token: string
+  /** Unix seconds at which the upstream stops taking the token. */
+  readonly expiresAt: number
 }
 
 /** The HTTP call the pipeline must make. `body` is the client's Buffer itself when nothing changed. */
 export interface UpstreamRequest {
   readonly kind: 'request'
   readonly url: string
-  readonly method: 'POST'
+  /** GET only for a credential exchange (a relay call is always a POST). */
+  readonly method: 'POST' | 'GET'
   readonly headers: Record<string, string>
   readonly body: Buffer | string
   /** True when the adaptor re-serialised the body (mapping, include_usage or system prompt applied). */
@@ -174,6 +212,36 @@ export interface StreamTransformer {
   readonly streamError: UpstreamError | undefined
 }
 
+/** A follow-up call of a multi-step upstream job (see TaskPlan): a GET with these headers. */
+export interface FollowUpRequest {
+  readonly url: string
+  readonly headers: Record<string, string>
+}
+
+/**
+ * What the pipeline does after one 2xx answer of a multi-step job: `done`, the answer is the
+ * job's result (parseResponse reads it); `poll`, ask `request` after `afterMs`; `stream`, the
+ * result is `request`'s event stream (read as a stream request's answer); an error ends the job.
+ */
+export type TaskStep =
+  | { readonly kind: 'done' }
+  | { readonly kind: 'poll'; readonly afterMs: number; readonly request: FollowUpRequest }
+  | { readonly kind: 'stream'; readonly request: FollowUpRequest }
+  | UpstreamError
+
+/**
+ * An upstream that answers a request with a job to follow (submit, then poll) instead of its
+ * result. The pipeline sends buildRequest's request (its answer gathered, never streamed), then
+ * follows the steps `next` decides, within `deadlineMs` from the first call's sending, and stops
+ * when the client goes away. An answer that is not 2xx ends the job and goes to parseResponse.
+ */
+export interface TaskPlan {
+  /** The most the whole job may take before it fails (504, not retried: the job may still run). */
+  readonly deadlineMs: number
+  /** Reads the first request's answer (step 0), then each follow-up's (step 1, 2, ...). Pure. */
+  next(answer: UpstreamResponse, step: number): TaskStep
+}
+
 /**
  * Translates between the client's API and one upstream API. The body, stream events and errors an
  * adaptor returns are in the client's API (RelayRequest.clientApi); see registry.ts for how an
@@ -187,10 +255,20 @@ export interface Adaptor {
    * size cap, a timeout and no private addresses) and passes them in RelayRequest.images.
    */
   remoteImages?(request: RelayRequest): string[]
+  /**
+   * For upstreams that take a token obtained from the channel's key rather than the key itself:
+   * the exchange to make before buildRequest (see CredentialExchange), or the error when the
+   * channel's key cannot be used at all. `now` is Unix seconds (signed assertions need the time).
+   * When an upstream refuses a cached token (an error with disableChannel), the pipeline drops it,
+   * exchanges again and retries once.
+   */
+  credentialExchange?(channel: ChannelCredentials, now: number): CredentialExchange | UpstreamError
   buildRequest(request: RelayRequest, channel: ChannelCredentials): UpstreamRequest | UpstreamError
   parseResponse(response: UpstreamResponse, request: RelayRequest): ParsedResponse | UpstreamError
   /** Only for 2xx responses to stream requests with an event-stream Content-Type. */
   createStreamTransformer(request: RelayRequest, built: UpstreamRequest): StreamTransformer
+  /** For a request the upstream serves as a job (asynchronous images, predictions): how to follow it. */
+  task?(request: RelayRequest, channel: ChannelCredentials): TaskPlan | undefined
 }
 
 export const isUpstreamError = (value: { kind: string }): value is UpstreamError => value.kind === 'error'

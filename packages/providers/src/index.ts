@@ -9,6 +9,15 @@ export { withSystemPrompt } from './openai-compatible/request-body.ts'
 export { getAdaptor, supportedChannelTypes } from './registry.ts'
 export { relayModeFromPath } from './relay-mode.ts'
 export {
+  InvalidResponsesRequest,
+  responsesToChatRequest,
+} from './responses-client/to-chat-request.ts'
+export {
+  credentialCacheKey,
+  credentialExchangeError,
+  unusableChannelKey,
+} from './shared/credential-exchange.ts'
+export {
   createOpenAiStreamTransformer,
   DONE_EVENT,
   type OpenAiStreamOptions,

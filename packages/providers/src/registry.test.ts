@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts'
+import { bedrockAdaptor } from './bedrock/adaptor.ts'
+import { geminiAdaptor } from './gemini/adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { getAdaptor, supportedChannelTypes } from './registry.ts'
 import { relayModeFromPath } from './relay-mode.ts'
@@ -11,7 +13,9 @@ describe('registry', () => {
       expect(getAdaptor(type)).toBe(openAiCompatibleAdaptor)
     }
     expect(supportedChannelTypes()).toEqual(
-      [...openAiFormat, 14, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort((a, b) => a - b),
+      [...openAiFormat, 11, 14, 16, 17, 23, 24, 33, 35, 39, 40, 41, 44, 45, 46, 47, 48, 49, 50, 51].sort(
+        (a, b) => a - b,
+      ),
     )
   })
 
@@ -22,11 +26,26 @@ describe('registry', () => {
     expect(bridged).toBeDefined()
     expect(bridged).not.toBe(openAiCompatibleAdaptor)
     expect(getAdaptor(1, 'anthropic')).toBe(bridged)
-    expect(getAdaptor(24, 'anthropic')).toBeUndefined()
+    expect(getAdaptor(24)).toBe(geminiAdaptor)
+    expect(getAdaptor(24, 'anthropic')).toBeDefined()
+  })
+
+  it('serves AWS Bedrock channels (33) with the Bedrock adaptor, bridged for Messages clients', () => {
+    expect(getAdaptor(33)).toBe(bedrockAdaptor)
+    expect(getAdaptor(33, 'anthropic')?.name).toBe(bedrockAdaptor.name)
+  })
+
+  it('passes Responses clients through to OpenAI channels (or those configured so) and bridges the rest', () => {
+    const passthrough = getAdaptor(1, 'responses')
+    expect(getAdaptor(50, 'responses', { responses_api: true })).toBe(passthrough)
+    const bridged = getAdaptor(50, 'responses')
+    expect(bridged).not.toBe(passthrough)
+    expect(getAdaptor(14, 'responses')).not.toBe(anthropicAdaptor)
+    expect(getAdaptor(999, 'responses')).toBeUndefined()
   })
 
   it('has no adaptor for native or unknown types yet', () => {
-    for (const type of [0, 11, 24, 43, 52, 999]) expect(getAdaptor(type)).toBeUndefined()
+    for (const type of [0, 43, 52, 999]) expect(getAdaptor(type)).toBeUndefined()
   })
 
   it('derives the relay mode from the path', () => {

@@ -2,24 +2,66 @@
  * Channel type id -> adaptor, per client API. Adding a provider means one folder and one line here.
  */
 import type { Adaptor, ClientApi } from './adaptor.ts'
+import { aliAdaptor } from './ali/adaptor.ts'
 import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts'
 import { anthropicClientBridge } from './anthropic-client/bridge.ts'
+import { bedrockAdaptor } from './bedrock/adaptor.ts'
+import { cohereAdaptor } from './cohere/adaptor.ts'
+import { geminiAdaptor } from './gemini/adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { OPENAI_FORMAT_CHANNEL_TYPES } from './openai-compatible/default-base-urls.ts'
+import { palmRetiredAdaptor } from './palm/adaptor.ts'
+import { replicateAdaptor } from './replicate/adaptor.ts'
+import { responsesClientBridge } from './responses-client/bridge.ts'
+import { responsesPassthroughAdaptor, servesResponsesApi } from './responses-client/passthrough.ts'
+import { hunyuanAdaptor } from './tencent/adaptor.ts'
+import { zhipuAdaptor } from './zhipu/adaptor.ts'
 
 /** Adaptors for OpenAI clients (chat completions and the other OpenAI endpoints). */
 const adaptors = new Map<number, Adaptor>()
 for (const type of OPENAI_FORMAT_CHANNEL_TYPES) adaptors.set(type, openAiCompatibleAdaptor)
 adaptors.set(14, anthropicAdaptor)
+adaptors.set(24, geminiAdaptor)
+adaptors.set(33, bedrockAdaptor)
+adaptors.set(35, cohereAdaptor)
+adaptors.set(11, palmRetiredAdaptor)
+adaptors.set(16, zhipuAdaptor)
+adaptors.set(23, hunyuanAdaptor)
+adaptors.set(17, aliAdaptor)
+adaptors.set(46, replicateAdaptor)
 
 /** Adaptors that serve Anthropic Messages clients natively; other types are bridged (anthropic-client/). */
 const anthropicNative = new Map<number, Adaptor>([[14, anthropicNativeAdaptor]])
 const bridged = new Map<number, Adaptor>()
+/** Responses API clients: passed through where the channel serves that API, else bridged (responses-client/). */
+const responsesBridged = new Map<number, Adaptor>()
 
-/** The adaptor for a channel type and the client's API, or undefined when this gateway cannot relay to it yet. */
-export function getAdaptor(channelType: number, clientApi: ClientApi = 'openai'): Adaptor | undefined {
+function responsesAdaptor(
+  channelType: number,
+  adaptor: Adaptor,
+  config?: Readonly<Record<string, unknown>>,
+): Adaptor {
+  if (servesResponsesApi(channelType, config)) return responsesPassthroughAdaptor
+  let bridge = responsesBridged.get(channelType)
+  if (!bridge) {
+    bridge = responsesClientBridge(adaptor)
+    responsesBridged.set(channelType, bridge)
+  }
+  return bridge
+}
+
+/**
+ * The adaptor for a channel type (and its config, which may say what its upstream serves) and the
+ * client's API, or undefined when this gateway cannot relay to it yet.
+ */
+export function getAdaptor(
+  channelType: number,
+  clientApi: ClientApi = 'openai',
+  config?: Readonly<Record<string, unknown>>,
+): Adaptor | undefined {
   const adaptor = adaptors.get(channelType)
   if (clientApi === 'openai' || !adaptor) return adaptor
+  if (clientApi === 'responses') return responsesAdaptor(channelType, adaptor, config)
   const native = anthropicNative.get(channelType)
   if (native) return native
   let bridge = bridged.get(channelType)

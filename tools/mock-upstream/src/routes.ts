@@ -15,16 +15,30 @@ export type Endpoint =
   | 'translations'
   | 'models'
   | 'messages'
+  | 'converse'
+  | 'converse-stream'
+  | 'responses'
+  | 'cohere-chat'
+  | 'cohere-embed'
+  | 'cohere-rerank'
 
 export interface Route {
   endpoint: Endpoint
   /** The Azure deployment name, when the path names one. */
   deployment?: string
+  /** The model named by the path (Bedrock's `/model/{modelId}/...`). */
+  model?: string
 }
 
 const AZURE = /^\/openai\/deployments\/([^/]+)(\/.*)$/
+const BEDROCK = /^\/model\/([^/]+)\/(converse|converse-stream)$/
 
 export function matchRoute(method: string, pathname: string): Route | undefined {
+  const bedrock = BEDROCK.exec(pathname)
+  if (bedrock) {
+    if (method !== 'POST') return undefined
+    return { endpoint: bedrock[2] as Endpoint, model: decodeURIComponent(bedrock[1]) }
+  }
   let path = pathname
   let deployment: string | undefined
   const azure = AZURE.exec(path)
@@ -50,5 +64,10 @@ function endpointOf(path: string): Endpoint | undefined {
   if (path === '/audio/translations') return 'translations'
   if (path === '/models') return 'models'
   if (path === '/messages') return 'messages'
+  if (path === '/responses') return 'responses'
+  // Cohere's v2 API.
+  if (path === '/v2/chat') return 'cohere-chat'
+  if (path === '/v2/embed') return 'cohere-embed'
+  if (path === '/v2/rerank') return 'cohere-rerank'
   return undefined
 }

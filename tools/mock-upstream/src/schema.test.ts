@@ -3,6 +3,7 @@
  * real wire format.
  */
 import { openAiSchemaPath, schemaIssues } from '@one-api/providers/testing/openai-schema'
+import { responsesEventIssues } from '@one-api/providers/testing/responses-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockUpstream, startMockUpstream } from './server.ts'
 
@@ -37,6 +38,26 @@ describe.skipIf(!openAiSchemaPath)('mock replies match OpenAI’s published sche
       const chunks = streamEvents(await post('/v1/chat/completions', stream))
       for (const chunk of chunks)
         expect(schemaIssues('CreateChatCompletionStreamResponse', chunk)).toEqual([])
+    }
+  })
+
+  it('responses, plain and with a function tool, JSON and streamed with their sequence numbers', async () => {
+    const functionTool = { type: 'function', name: 'lookup', parameters: { type: 'object' }, strict: false }
+    for (const extra of [{}, { tools: [functionTool] }, { max_output_tokens: 2 }]) {
+      const body = JSON.parse(await post('/v1/responses', { model: 'm', input: 'hi', ...extra }))
+      expect(schemaIssues('Response', body)).toEqual([])
+      const stream = await post('/v1/responses', { model: 'm', input: 'hi', stream: true, ...extra })
+      const events = stream
+        .split('\n\n')
+        .filter((block) => block.startsWith('event: '))
+        .map((block) => JSON.parse(block.split('\ndata: ')[1]!))
+      expect(events.at(-1).type).toBe(
+        body.status === 'incomplete' ? 'response.incomplete' : 'response.completed',
+      )
+      events.forEach((event, index) => {
+        expect(event.sequence_number).toBe(index)
+        expect(responsesEventIssues(event), event.type).toEqual([])
+      })
     }
   })
 

@@ -6,8 +6,12 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { handleMessages, refuseAnthropicHeaders, sendAnthropicError } from './anthropic.ts'
+import { checkAwsSignature, MOCK_AWS_CREDENTIALS } from './aws-signature.ts'
+import { handleConverse, sendBedrockError } from './bedrock.ts'
 import { handleChat } from './chat.ts'
+import { handleCohereChat, handleCohereEmbed, handleCohereRerank, sendCohereError } from './cohere.ts'
 import { handleCompletions } from './completions.ts'
+import { DashScope, isDashScopePath } from './dashscope.ts'
 import {
   handleEmbeddings,
   handleImages,
@@ -24,7 +28,18 @@ import {
   faultsFromModel,
   parseFaultRule,
 } from './faults.ts'
+import {
+  type GeminiRoute,
+  geminiKeyOf,
+  handleGemini,
+  matchGeminiRoute,
+  refuseGeminiKey,
+  sendGeminiError,
+} from './gemini.ts'
 import { parseMultipart } from './multipart-fields.ts'
+import { matchProviderRoute, type ProviderRoute, refuseProviderAuth } from './providers/routes.ts'
+import { isReplicatePath, Replicate } from './replicate.ts'
+import { handleResponses } from './responses.ts'
 import { matchRoute, type Route } from './routes.ts'
 import { handleSpeech } from './speech.ts'
 
@@ -35,6 +50,8 @@ export interface MockUpstreamOptions {
   apiKeys?: readonly string[]
   /** How many recent requests to keep for assertions (0 turns the log off, e.g. for benchmarks). */
   requestLogSize?: number
+  /** AWS access key id → secret key that Bedrock calls must be signed with (MOCK_AWS_CREDENTIALS unless set). */
+  awsCredentials?: Readonly<Record<string, string>>
 }
 
 export interface RecordedRequest {
@@ -83,6 +100,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
   const log: RecordedRequest[] = []
   const logSize = options.requestLogSize ?? 200
   const apiKeys = options.apiKeys ? new Set(options.apiKeys) : undefined
+  const dashScope = new DashScope(apiKeys)
+  const replicate = new Replicate(apiKeys)
 
   function control(request: IncomingMessage, response: ServerResponse, pathname: string, body: Buffer) {
     const route = `${request.method} ${pathname}`
@@ -121,12 +140,23 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     sendJson(response, 404, JSON.stringify({ error: `unknown control route ${route}` }))
   }
 
+  function record(
+    request: IncomingMessage,
+    path: string,
+    body: Buffer,
+    json: Record<string, unknown> | undefined,
+  ) {
+    if (logSize === 0) return
+    log.push({ method: request.method ?? '', path, headers: request.headers, body, json })
+    if (log.length > logSize) log.shift()
+  }
+
   let requestCount = 0
 
   async function relay(
     request: IncomingMessage,
     response: ServerResponse,
-    route: Route,
+    route: Route & { provider?: ProviderRoute },
     body: Buffer,
     path: string,
   ): Promise<void> {
@@ -134,20 +164,27 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     response.setHeader('x-request-id', `req_mock_${++requestCount}`)
     const contentType = request.headers['content-type'] ?? ''
     const json = route.endpoint === 'models' ? {} : parseJsonBody(body, contentType)
-    if (logSize > 0) {
-      log.push({
-        method: request.method ?? '',
-        path,
-        headers: request.headers,
-        body,
-        json: json === 'invalid' ? undefined : json,
-      })
-      if (log.length > logSize) log.shift()
-    }
+    record(request, path, body, json === 'invalid' ? undefined : json)
     const anthropic = route.endpoint === 'messages'
-    if (anthropic) {
+    const bedrock = route.endpoint === 'converse' || route.endpoint === 'converse-stream'
+    const fail = anthropic
+      ? sendAnthropicError
+      : bedrock
+        ? (reply: ServerResponse, status: number) => sendBedrockError(reply, status)
+        : route.endpoint.startsWith('cohere-')
+          ? sendCohereError
+          : sendError
+    const refusal = route.provider ? refuseProviderAuth(route.provider, request.headers, body) : undefined
+    if (refusal) return sendJson(response, refusal.status, refusal.body)
+    if (route.provider) {
+      // Checked above, as that provider checks its credentials.
+    } else if (anthropic) {
       if (refuseAnthropicHeaders(response, request.headers, apiKeys)) return
-    } else if (apiKeys && !apiKeys.has(keyOf(request.headers))) return sendError(response, 401, '')
+    } else if (bedrock) {
+      const credentials = options.awsCredentials ?? MOCK_AWS_CREDENTIALS
+      const signature = await checkAwsSignature('POST', path, request.headers, body, 'bedrock', credentials)
+      if (signature) return sendBedrockError(response, 403, signature.errorType, signature.message)
+    } else if (apiKeys && !apiKeys.has(keyOf(request.headers))) return fail(response, 401, '')
     if (json === 'invalid') {
       const message =
         "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly.)"
@@ -158,7 +195,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       )
     }
     const form = json === undefined ? parseMultipart(body, contentType) : undefined
-    const rawModel = json?.model ?? form?.fields.model ?? route.deployment ?? ''
+    const rawModel = route.model ?? json?.model ?? json?.Model ?? form?.fields.model ?? route.deployment ?? ''
     const model = typeof rawModel === 'string' ? rawModel : ''
     const faults: FaultPlan = {
       ...rules.take({ model, authorization: keyOf(request.headers), path }),
@@ -166,17 +203,32 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       ...faultsFromHeaders(request.headers),
     }
     if (faults.delayMs) await sleep(faults.delayMs)
-    const fail = anthropic ? sendAnthropicError : sendError
     if (faults.status !== undefined && faults.status >= 400)
       return fail(response, faults.status, model, faults.body)
     // A success status with a body of the test's own: a provider answering 200 with something odd.
     if (faults.body !== undefined) return fail(response, faults.status ?? 200, model, faults.body)
-    const input = json ?? {}
+    // Zhipu reports a stream's usage unasked (here as a usage chunk of its own).
+    const input =
+      route.provider?.provider === 'zhipu'
+        ? { ...json, stream_options: { include_usage: true } }
+        : (json ?? {})
+    if (route.provider?.native) return route.provider.native(response, input, faults)
     switch (route.endpoint) {
       case 'chat':
         return handleChat(response, input, model, faults)
       case 'messages':
         return handleMessages(response, input, model, faults)
+      case 'converse':
+      case 'converse-stream':
+        return handleConverse(response, input, route.endpoint === 'converse-stream', faults)
+      case 'cohere-chat':
+        return handleCohereChat(response, input, model, faults)
+      case 'cohere-embed':
+        return handleCohereEmbed(response, input, model)
+      case 'cohere-rerank':
+        return handleCohereRerank(response, input, model)
+      case 'responses':
+        return handleResponses(response, input, model, faults)
       case 'completions':
         return handleCompletions(response, input, model, faults)
       case 'embeddings':
@@ -195,11 +247,70 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     }
   }
 
+  /** Google's Gemini API: its key, its error shape, its paths (gemini.ts). */
+  async function relayGemini(
+    request: IncomingMessage,
+    response: ServerResponse,
+    route: GeminiRoute,
+    body: Buffer,
+    path: string,
+  ): Promise<void> {
+    const query = path.includes('?') ? path.slice(path.indexOf('?') + 1) : ''
+    const json = parseJsonBody(body, request.headers['content-type'] ?? 'application/json')
+    if (logSize > 0) {
+      log.push({
+        method: 'POST',
+        path,
+        headers: request.headers,
+        body,
+        json: json === 'invalid' ? undefined : json,
+      })
+      if (log.length > logSize) log.shift()
+    }
+    const key = geminiKeyOf(request.headers, query)
+    if (refuseGeminiKey(response, key, apiKeys)) return
+    if (json === 'invalid' || json === undefined) {
+      return sendJson(
+        response,
+        400,
+        '{"error":{"code":400,"message":"Invalid JSON payload received.","status":"INVALID_ARGUMENT"}}',
+      )
+    }
+    const faults: FaultPlan = {
+      ...rules.take({ model: route.model, authorization: key, path }),
+      ...faultsFromModel(route.model),
+      ...faultsFromHeaders(request.headers),
+    }
+    if (faults.delayMs) await sleep(faults.delayMs)
+    if (faults.status !== undefined && faults.status >= 400)
+      return sendGeminiError(response, faults.status, route.model, faults.body)
+    if (faults.body !== undefined)
+      return sendGeminiError(response, faults.status ?? 200, route.model, faults.body)
+    return handleGemini(response, json, route, query, faults)
+  }
+
   function handle(request: IncomingMessage, response: ServerResponse, body: Buffer): Promise<void> | void {
     const path = request.url ?? '/'
     const pathname = path.split('?', 1)[0]
     if (pathname.startsWith('/__mock/')) return control(request, response, pathname, body)
-    const route = matchRoute(request.method ?? 'GET', pathname)
+    if (isDashScopePath(pathname)) {
+      const json = parseJsonBody(body, request.headers['content-type'] ?? '')
+      const parsed = json === 'invalid' ? undefined : json
+      record(request, path, body, parsed)
+      return dashScope.handle(request.method ?? 'GET', pathname, request.headers, parsed, response)
+    }
+    if (isReplicatePath(pathname)) {
+      const json = parseJsonBody(body, request.headers['content-type'] ?? '')
+      const parsed = json === 'invalid' ? undefined : json
+      record(request, path, body, parsed)
+      return replicate.handle(request.method ?? 'GET', pathname, request.headers, parsed, response)
+    }
+    const gemini = matchGeminiRoute(request.method ?? 'GET', pathname)
+    if (gemini) return relayGemini(request, response, gemini, body, path)
+    const provider = matchProviderRoute(request.method ?? 'GET', pathname, request.headers)
+    const route = provider
+      ? { endpoint: provider.endpoint, provider }
+      : matchRoute(request.method ?? 'GET', pathname)
     if (!route) {
       const message = `Invalid URL (${request.method} ${pathname})`
       return sendJson(

@@ -39,8 +39,9 @@ export async function writeStream(
   response: ServerResponse,
   script: StreamScript,
   faults: FaultPlan,
+  headers: Record<string, string> = SSE_HEADERS,
 ): Promise<void> {
-  response.writeHead(200, SSE_HEADERS)
+  response.writeHead(200, headers)
   const delay = faults.chunkDelayMs ?? 0
   const cut = faults.cutAfterChunks
   const limit = cut === undefined ? script.length : Math.min(cut, script.length)

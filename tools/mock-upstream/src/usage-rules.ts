@@ -33,7 +33,8 @@ function wordsIn(value: unknown): number {
   if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + wordsIn(item), 0)
   if (typeof value === 'object' && value !== null) {
     const part = value as Record<string, unknown>
-    if (part.type === 'text' && typeof part.text === 'string') return countWords(part.text)
+    if ((part.type === 'text' || part.type === 'input_text') && typeof part.text === 'string')
+      return countWords(part.text)
     if (typeof part.content !== 'undefined') return wordsIn(part.content) // a chat message
   }
   return 0
@@ -53,7 +54,7 @@ export function completionPieces(
   finishReason: 'stop' | 'length'
 } {
   const wanted = requested ?? DEFAULT_CHUNKS
-  const limit = json.max_completion_tokens ?? json.max_tokens
+  const limit = json.max_completion_tokens ?? json.max_tokens ?? json.max_output_tokens
   if (typeof limit === 'number' && limit >= 0 && limit < wanted)
     return { pieces: limit, finishReason: 'length' }
   return { pieces: wanted, finishReason: 'stop' }

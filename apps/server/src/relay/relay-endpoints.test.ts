@@ -476,7 +476,7 @@ describe.each(testDialects())('relay endpoints on %s', (dialect) => {
       ['POST', '/v1/threads/abc/runs'],
       ['DELETE', '/v1/models/gpt-4o-mini'],
       // Everything else in OpenAI's published API, newer resources included.
-      ['POST', '/v1/responses'],
+      ['POST', '/v1/responses/resp_123/cancel'],
       ['GET', '/v1/responses/resp_123'],
       ['GET', '/v1/chat/completions'],
       ['POST', '/v1/realtime/sessions'],

@@ -337,8 +337,8 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
 
   it('skips a channel of a type it cannot serve without using up the only attempt', async () => {
     const model = 'fo-unsupported'
-    // Baidu's native API (type 15) has no adaptor yet; it sits in the top tier.
-    await fixture.addChannel({ models: [model], key: 'sk-fo-unsupported-native', priority: 10, type: 15 })
+    // A Proxy channel (type 43) is a raw pass-through that /v1 never relays to; it sits in the top tier.
+    await fixture.addChannel({ models: [model], key: 'sk-fo-unsupported-native', priority: 10, type: 43 })
     const served = await fixture.addChannel({ models: [model], key: 'sk-fo-unsupported-openai', priority: 0 })
     await fixture.setOption('RetryTimes', 0)
     try {

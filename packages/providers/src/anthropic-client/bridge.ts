@@ -30,6 +30,7 @@ export function anthropicClientBridge(inner: Adaptor): Adaptor {
   return {
     name: inner.name,
     remoteImages: inner.remoteImages,
+    credentialExchange: inner.credentialExchange,
     buildRequest: inner.buildRequest,
     parseResponse(response: UpstreamResponse, request: RelayRequest) {
       const parsed = inner.parseResponse(response, request)

@@ -48,8 +48,11 @@ export interface AnswerCase {
 
 export interface ConformanceFixtures {
   readonly channel: ChannelCredentials
-  /** The header that carries the channel's key upstream, and its value. */
-  readonly auth: readonly [name: string, value: string]
+  /**
+   * The header that carries the channel's key upstream, and its value (a pattern where the value
+   * is a signature over each request).
+   */
+  readonly auth: readonly [name: string, value: string | RegExp]
   readonly plain: SentCase
   readonly system: SentCase
   readonly multiTurn: SentCase
@@ -62,6 +65,11 @@ export interface ConformanceFixtures {
   /** Stream requests whose client did not ask for usage. */
   readonly stream: AnswerCase
   readonly streamedToolCall: AnswerCase
+  /**
+   * The stream reply cut between two events past the answer's first content, for a framing other
+   * than SSE (by default the SSE stream is cut at the first blank line past its middle).
+   */
+  readonly cutStream?: Buffer
   readonly errors: {
     badRequest: RecordedReply
     unauthorized: RecordedReply
@@ -75,7 +83,9 @@ const sentBody = (adaptor: Adaptor, fixtures: ConformanceFixtures, testCase: Sen
   const built = build(adaptor, testCase.request, fixtures.channel)
   expect(built.method).toBe('POST')
   expect(() => new URL(built.url)).not.toThrow()
-  expect(built.headers[fixtures.auth[0]]).toBe(fixtures.auth[1])
+  const [name, value] = fixtures.auth
+  if (typeof value === 'string') expect(built.headers[name]).toBe(value)
+  else expect(built.headers[name]).toMatch(value)
   return JSON.parse(String(built.body))
 }
 
@@ -161,8 +171,11 @@ export function runAdaptorConformance(adaptor: Adaptor, fixtures: ConformanceFix
 
     it('passes on what a cut stream carried and never closes it as complete', () => {
       const bytes = fixtures.stream.reply.body
-      // Cut between two events, past the answer's first content.
-      const half = bytes.subarray(0, bytes.indexOf('\n\n', Math.floor(bytes.length / 2)) + 2)
+      // Cut between two events (LF or CRLF line ends), past the answer's first content, unless the
+      // fixtures give a cut of their own (framings other than SSE).
+      const middle = Math.floor(bytes.length / 2)
+      const ends = [bytes.indexOf('\n\n', middle) + 2, bytes.indexOf('\r\n\r\n', middle) + 4]
+      const half = fixtures.cutStream ?? bytes.subarray(0, Math.min(...ends.filter((end) => end > middle)))
       const replay = replayStream(adaptor, fixtures.channel, fixtures.stream.request, half, 5, false)
       expect(replay.events).not.toContain('[DONE]')
       expect(replay.transformer.upstreamCompleted).toBe(false)

@@ -33,7 +33,7 @@ export function sendAnswer(
 }
 
 /**
- * A RelayError in the client API's shape (OpenAI's unless said), with the request id in its
+ * A RelayError in the client API's shape (OpenAI's unless Anthropic's), with the request id in its
  * message as one-api does.
  */
 export function sendRelayErrorAnswer(
@@ -43,8 +43,8 @@ export function sendRelayErrorAnswer(
   clientApi: ClientApi = 'openai',
 ): void {
   const body =
-    clientApi === 'openai'
-      ? JSON.stringify(error.toBody(requestId))
-      : toAnthropicErrorBody(error.status, error, ` (request id: ${requestId})`)
+    clientApi === 'anthropic'
+      ? toAnthropicErrorBody(error.status, error, ` (request id: ${requestId})`)
+      : JSON.stringify(error.toBody(requestId))
   sendAnswer(response, requestId, error.status, 'application/json', body, error.headers())
 }

@@ -28,9 +28,14 @@ const RELAYED = new Map<string, RelayMode>([
   ['/v1/audio/translations', 'audio-translation'],
   // Anthropic's Messages API, read as a chat completion (pipeline/client-api.ts).
   ['/v1/messages', 'chat'],
+  // OpenAI's Responses API, read as a chat completion too.
+  ['/v1/responses', 'chat'],
 ])
-/** The relayed endpoints of another API than OpenAI's. */
-const CLIENT_APIS = new Map<string, ClientApi>([['/v1/messages', 'anthropic']])
+/** The relayed endpoints of another API than OpenAI's chat and its kin. */
+const CLIENT_APIS = new Map<string, ClientApi>([
+  ['/v1/messages', 'anthropic'],
+  ['/v1/responses', 'responses'],
+])
 const ENGINE_EMBEDDINGS = /^\/v1\/engines\/([^/]+)\/embeddings$/
 
 export interface RelayFront {
@@ -89,7 +94,7 @@ export function createRelayFront(
         // paths), and the body's model is the one routed, mapped and billed.
         upstreamPath = `/v1/embeddings${query === -1 ? '' : url.slice(query)}`
       }
-      // A Messages request reaches OpenAI-format channels as the chat completion it is read as.
+      // A Messages or Responses request reaches chat channels as the chat completion it is read as.
       const clientApi = CLIENT_APIS.get(path)
       if (clientApi) upstreamPath = '/v1/chat/completions'
       const startedAt = process.hrtime.bigint()

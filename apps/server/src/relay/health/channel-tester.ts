@@ -5,6 +5,8 @@ import type { AppContext } from '../../app-context.ts'
 import { insertLogs, systemLog } from '../../db/repositories/logs-repository.ts'
 import type { ChannelsTable } from '../../db/schema.ts'
 import { BusTopic } from '../../platform/bus-topics.ts'
+import { withChannelCredentials } from '../pipeline/channel-credentials.ts'
+import { providerDefaults } from '../pipeline/provider-defaults.ts'
 import { readWholeBody } from '../pipeline/streamed-response.ts'
 import type { RelayServices } from '../relay-services.ts'
 import { toRoutedChannel } from '../routing/routed-channel.ts'
@@ -85,6 +87,8 @@ export async function testChannel(
   const json = { model, messages: [{ role: 'user', content: context.config.TEST_PROMPT }] }
   const request: RelayRequest = {
     mode: 'chat',
+    // Signed requests (AWS) are signed with the time of the test.
+    receivedAt: Math.floor(Date.now() / 1000),
     path: '/v1/chat/completions',
     body: Buffer.from(JSON.stringify(json)),
     json,
@@ -94,23 +98,32 @@ export async function testChannel(
     clientWantsUsage: false,
     contentType: 'application/json',
   }
-  const built = adaptor.buildRequest(request, channel)
-  if (isUpstreamError(built)) return finish(false, built.message)
-  try {
-    const response = await context.relay.upstream.send(
-      { ...built, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) },
-      { whole: true },
-    )
-    const body = await readWholeBody(response.body)
-    const parsed = adaptor.parseResponse(
-      { status: response.statusCode, headers: response.headers, body },
-      request,
-    )
-    if (isUpstreamError(parsed)) return finish(false, parsed.message, parsed.disableChannel)
-    return finish(true, replyText(parsed.body) || 'ok')
-  } catch (error) {
-    return finish(false, transportError(error).message)
-  }
+  const outcome = await withChannelCredentials(
+    context.relay.upstream.credentials,
+    adaptor,
+    { ...channel, defaults: providerDefaults(context.config) },
+    async (credentials) => {
+      const built = adaptor.buildRequest(request, credentials)
+      if (isUpstreamError(built)) return { kind: 'failed' as const, error: built }
+      try {
+        const response = await context.relay.upstream.send(
+          { ...built, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) },
+          { whole: true },
+        )
+        const body = await readWholeBody(response.body)
+        const parsed = adaptor.parseResponse(
+          { status: response.statusCode, headers: response.headers, body },
+          request,
+        )
+        if (isUpstreamError(parsed)) return { kind: 'failed' as const, error: parsed }
+        return { kind: 'answered' as const, text: replyText(parsed.body) || 'ok' }
+      } catch (error) {
+        return { kind: 'failed' as const, error: transportError(error) }
+      }
+    },
+  )
+  if (outcome.kind === 'answered') return finish(true, outcome.text)
+  return finish(false, outcome.error.message, outcome.error.disableChannel)
 }
 
 function replyText(body: Buffer): string {

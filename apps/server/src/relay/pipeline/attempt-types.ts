@@ -1,4 +1,4 @@
-import type { Adaptor, RelayRequest, UpstreamError } from '@one-api/providers'
+import type { Adaptor, ProviderDefaults, RelayRequest, UpstreamError } from '@one-api/providers'
 import type { Reservation } from '../../billing/ledger/ledger-types.ts'
 import type { ResolvedPricing } from '../../billing/pricing/resolve-pricing.ts'
 import type { Charge, CostInput } from '../../billing/request-cost.ts'
@@ -12,6 +12,8 @@ export interface AttemptInput {
   channel: RoutedChannel
   adaptor: Adaptor
   relayRequest: RelayRequest
+  /** The gateway-wide provider defaults the adaptor reads (GEMINI_VERSION, ...). */
+  defaults: ProviderDefaults
   cost: CostInput
   pricing: ResolvedPricing
   promptEstimate: number

@@ -1,14 +1,17 @@
 /**
- * What differs between the client APIs the relay serves (OpenAI's and Anthropic's Messages API)
- * before any channel is chosen: where the key is, how the body is read, how errors are written.
- * A Messages request is read as its OpenAI chat translation, so it is billed, limited, routed and
- * logged exactly as a chat completion; the client's own body is kept for Anthropic channels.
+ * What differs between the client APIs the relay serves (OpenAI's, Anthropic's Messages API and
+ * OpenAI's Responses API) before any channel is chosen: where the key is, how the body is read,
+ * how errors are written. A Messages or Responses request is read as its OpenAI chat translation,
+ * so it is billed, limited, routed and logged exactly as a chat completion; the client's own body
+ * is kept for the channels that serve its API natively.
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import {
   type ClientApi,
   InvalidMessagesRequest,
+  InvalidResponsesRequest,
   messagesToChatRequest,
+  responsesToChatRequest,
   toAnthropicErrorBody,
 } from '@one-api/providers'
 import { RelayError } from '../auth/relay-error.ts'
@@ -34,6 +37,28 @@ export interface ClientBody {
 
 /** Reads a Messages request: checked as Anthropic checks it, then read as its chat translation. */
 export function readMessagesBody(body: Buffer, contentType: string): ClientBody {
+  return readTranslated(body, contentType, messagesToChatRequest)
+}
+
+/**
+ * The body of a request of another API than OpenAI's chat and its kin, read as its chat
+ * translation; undefined for OpenAI's own endpoints.
+ */
+export function readClientBody(
+  clientApi: ClientApi,
+  body: Buffer,
+  contentType: string,
+): ClientBody | undefined {
+  if (clientApi === 'anthropic') return readMessagesBody(body, contentType)
+  if (clientApi === 'responses') return readTranslated(body, contentType, responsesToChatRequest)
+  return undefined
+}
+
+function readTranslated(
+  body: Buffer,
+  contentType: string,
+  toChat: (json: Record<string, unknown>) => Record<string, unknown>,
+): ClientBody {
   let json: unknown
   try {
     json = JSON.parse(body.toString('utf8'))
@@ -55,9 +80,9 @@ export function readMessagesBody(body: Buffer, contentType: string): ClientBody 
   }
   let chat: Record<string, unknown>
   try {
-    chat = messagesToChatRequest(json as Record<string, unknown>)
+    chat = toChat(json as Record<string, unknown>)
   } catch (error) {
-    if (!(error instanceof InvalidMessagesRequest)) throw error
+    if (!(error instanceof InvalidMessagesRequest || error instanceof InvalidResponsesRequest)) throw error
     throw new RelayError(400, error.message, 'invalid_request', 'invalid_request_error', error.param)
   }
   const translated = Buffer.from(JSON.stringify(chat))
@@ -81,5 +106,7 @@ export function errorBodyFor(
 
 /** What the consume log says of a request made through another API than OpenAI's. */
 export function clientApiNote(clientApi: ClientApi): string | undefined {
-  return clientApi === 'anthropic' ? 'input API: Anthropic Messages (/v1/messages)' : undefined
+  if (clientApi === 'anthropic') return 'input API: Anthropic Messages (/v1/messages)'
+  if (clientApi === 'responses') return 'input API: OpenAI Responses (/v1/responses)'
+  return undefined
 }

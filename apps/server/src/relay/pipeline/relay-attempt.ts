@@ -1,16 +1,22 @@
-import type { StreamTransformer } from '@one-api/providers'
+import type { ChannelCredentials, RelayRequest, StreamTransformer, UpstreamError } from '@one-api/providers'
 import { isUpstreamError, localError, transportError } from '@one-api/providers'
 import { chargeFor } from '../../billing/request-cost.ts'
 import { relayHeaders, sendAnswer } from '../front/client-response.ts'
 import type { AttemptInput, AttemptOutcome } from './attempt-types.ts'
+import { withChannelCredentials } from './channel-credentials.ts'
 import { brokeOffNote, disconnectNote, type RelayState } from './relay-state.ts'
 import { SpeechStream } from './speech-stream.ts'
 import type { UpstreamClient } from './upstream-client.ts'
 import { type StreamSink, UPSTREAM_REQUEST_ID, type UpstreamAnswer } from './upstream-exchange.ts'
+import { followTask } from './upstream-task.ts'
 
-/** One try against one channel. Never retries itself; never writes to the client on failure. */
+/**
+ * One try against one channel. Never retries another channel itself; never writes to the client
+ * on failure. A channel whose token the upstream refused is tried once more with a new token
+ * (channel-credentials.ts).
+ */
 export async function runAttempt(upstream: UpstreamClient, input: AttemptInput): Promise<AttemptOutcome> {
-  const { state, channel, adaptor } = input
+  const { channel, adaptor } = input
   let relayRequest = input.relayRequest
   // Image URLs the upstream cannot fetch itself are fetched here, once per request.
   const remote = adaptor.remoteImages?.(relayRequest) ?? []
@@ -19,14 +25,26 @@ export async function runAttempt(upstream: UpstreamClient, input: AttemptInput):
     if (!(images instanceof Map)) return { kind: 'failed', error: images }
     relayRequest = { ...relayRequest, images }
   }
-  const built = adaptor.buildRequest(relayRequest, {
-    type: channel.type,
-    key: channel.key,
-    baseUrl: channel.baseUrl,
-    config: channel.config,
-    other: channel.other,
-  })
+  return withChannelCredentials(
+    upstream.credentials,
+    adaptor,
+    { ...channel, defaults: input.defaults },
+    (credentials) => callUpstream(upstream, input, relayRequest, credentials),
+  )
+}
+
+/** The upstream call with the channel's credentials, its answer read or streamed to the client. */
+async function callUpstream(
+  upstream: UpstreamClient,
+  input: AttemptInput,
+  relayRequest: RelayRequest,
+  credentials: ChannelCredentials,
+): Promise<AttemptOutcome> {
+  const { state, adaptor } = input
+  const built = adaptor.buildRequest(relayRequest, credentials)
   if (isUpstreamError(built)) return { kind: 'failed', error: built }
+  // An upstream that answers with a job to follow (upstream-task.ts).
+  const plan = adaptor.task?.(relayRequest, credentials)
   const sentAt = process.hrtime.bigint()
   // Speech is relayed as it arrives whether or not the client asked for events, and a streamed
   // transcription's events pass as they come (speech-stream.ts).
@@ -37,17 +55,21 @@ export async function runAttempt(upstream: UpstreamClient, input: AttemptInput):
     : state.facts.stream
       ? new ClientStream(state, adaptor.createStreamTransformer(relayRequest, built))
       : undefined
-  const call = upstream.start(built, stream)
-  state.upstreamCall = call
-  let answer: UpstreamAnswer
+  let answer: UpstreamAnswer | UpstreamError
   try {
-    answer = await call.done
+    if (plan) answer = await followTask(upstream, state, built, plan, stream)
+    else {
+      const call = upstream.start(built, stream)
+      state.upstreamCall = call
+      answer = await call.done
+    }
   } catch (error) {
     return { kind: 'failed', error: transportError(error) }
   } finally {
     state.upstreamCall = undefined
     state.upstreamNanos += process.hrtime.bigint() - sentAt
   }
+  if (answer.kind === 'error') return { kind: 'failed', error: answer }
   if (answer.kind === 'streamed') return stream!.outcome(input)
   const parsed = adaptor.parseResponse(
     { status: answer.status, headers: answer.headers, body: answer.body },

@@ -6,7 +6,7 @@ import { RelayError } from '../auth/relay-error.ts'
 import { authenticateRelay, checkModelAllowed } from '../auth/token-auth.ts'
 import { sendRelayErrorAnswer } from '../front/client-response.ts'
 import type { RelayServices } from '../relay-services.ts'
-import { clientAuthorization, readMessagesBody } from './client-api.ts'
+import { clientAuthorization, readClientBody } from './client-api.ts'
 import type { RelayState } from './relay-state.ts'
 import { readRelayBody } from './request-body.ts'
 import { serve } from './serve.ts'
@@ -61,7 +61,7 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
       const authenticated = authenticateRelay(services.cache, authorization, input.clientIp)
       const caller = authenticated instanceof Promise ? await authenticated : authenticated
       const contentType = request.headers['content-type'] ?? ''
-      const messages = clientApi === 'anthropic' ? readMessagesBody(input.body, contentType) : undefined
+      const messages = readClientBody(clientApi, input.body, contentType)
       const facts = messages?.facts ?? readRelayBody(input.mode, input.body, contentType, input.pathModel)
       checkModelAllowed(caller.token, facts.model)
       const state: RelayState = {

@@ -15,6 +15,7 @@ import type { RelayServices } from '../relay-services.ts'
 import { type RoutedChannel, toRoutedChannel } from '../routing/routed-channel.ts'
 import type { AttemptInput, Tries } from './attempt-types.ts'
 import { answerFailure } from './failure-answer.ts'
+import { providerDefaults } from './provider-defaults.ts'
 import { refundWithin, reserveQuota } from './quota-reservation.ts'
 import { runAttempt } from './relay-attempt.ts'
 import type { RelayState } from './relay-state.ts'
@@ -91,7 +92,7 @@ function usableChannel(
   tries: Tries,
   hooks: ServeHooks,
 ): Usable | undefined {
-  const adaptor = getAdaptor(channel.type, state.clientApi)
+  const adaptor = getAdaptor(channel.type, state.clientApi, channel.config)
   if (!adaptor) {
     tries.unsupported = channel
     hooks.warnUnsupported(channel)
@@ -195,6 +196,7 @@ function prepareAttempt(
     channel,
     adaptor,
     relayRequest,
+    defaults: providerDefaults(context.config),
     cost,
     pricing,
     promptEstimate: estimatePromptTokens(cost),

@@ -1,6 +1,7 @@
 import type { ConnectionOptions } from 'node:tls'
 import type { InlineImage, UpstreamError } from '@one-api/providers'
 import { Agent, type Dispatcher, ProxyAgent } from 'undici'
+import { CredentialCache } from './credential-cache.ts'
 import { ImageFetcher, type ImageFetchOptions } from './image-fetcher.ts'
 import { type StreamedResponse, StreamedResponseHandler } from './streamed-response.ts'
 import { type ExchangeLimits, type StreamSink, UpstreamExchange } from './upstream-exchange.ts'
@@ -60,6 +61,8 @@ export class UpstreamClient {
   private readonly streaming: Dispatcher
   private readonly limits: ExchangeLimits
   private readonly images: ImageFetcher
+  /** Tokens of channels whose upstream takes an exchanged token (Adaptor.credentialExchange). */
+  readonly credentials = new CredentialCache((call) => this.send(call, { whole: true }))
 
   constructor(options: UpstreamClientOptions) {
     this.images = new ImageFetcher(options.images ?? DEFAULT_IMAGE_OPTIONS)

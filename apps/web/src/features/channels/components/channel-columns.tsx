@@ -65,12 +65,20 @@ function TypeCell({ type, supported }: { type: number; supported: boolean }) {
   return (
     <Group gap={4} wrap="nowrap" justify="inherit">
       <ToneBadge color={color === 'black' ? 'dark' : color}>{channelTypeName(type, i18n.language)}</ToneBadge>
-      {!supported && (
-        <Tooltip label={t('channels.notServed')}>
-          <ToneBadge color="orange" variant="outline" leftSection={<IconAlertTriangle size={12} />}>
-            {t('channels.notServed')}
+      {channelTypeInfo(type)?.retired ? (
+        <Tooltip label={t('channels.retiredHint')} multiline maw={320}>
+          <ToneBadge color="red" variant="outline" leftSection={<IconAlertTriangle size={12} />}>
+            {t('channels.retired')}
           </ToneBadge>
         </Tooltip>
+      ) : (
+        !supported && (
+          <Tooltip label={t('channels.notServed')}>
+            <ToneBadge color="orange" variant="outline" leftSection={<IconAlertTriangle size={12} />}>
+              {t('channels.notServed')}
+            </ToneBadge>
+          </Tooltip>
+        )
       )}
     </Group>
   )

@@ -131,4 +131,36 @@ describe('ChannelForm', { timeout: 120_000 }, () => {
     })
     expect(onSubmit.mock.calls[0][0]).not.toHaveProperty('batch')
   })
+
+  it("keeps a Gemini channel's API version in its config", async () => {
+    const stored = valuesOf({
+      id: 8,
+      type: 24,
+      status: 1,
+      name: 'gemini',
+      weight: 0,
+      created_time: 0,
+      test_time: 0,
+      response_time: 0,
+      base_url: '',
+      other: '',
+      balance: 0,
+      balance_updated_time: 0,
+      models: 'gemini-2.5-flash',
+      group: 'default',
+      used_quota: 0,
+      model_mapping: '',
+      priority: 0,
+      config: '{"api_version":"v1"}',
+      system_prompt: '',
+    })
+    const onSubmit = renderForm(false, stored)
+    const version = screen.getByRole('textbox', { name: /^Gemini API version/ })
+    expect(version).toHaveValue('v1')
+    await userEvent.clear(version)
+    await fill(/^Gemini API version/, 'v1beta')
+    await submit()
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1))
+    expect(onSubmit.mock.calls[0][0]).toMatchObject({ type: 24, config: { api_version: 'v1beta' } })
+  })
 })

@@ -118,6 +118,14 @@ export function ChannelTypeFields({ form, creating }: { form: Form; creating: bo
           />
         </>
       )
+    case ChannelType.gemini:
+      return (
+        <TextInput
+          label={t('channels.form.geminiVersion')}
+          placeholder={t('channels.form.geminiVersionPlaceholder')}
+          {...form.getInputProps('config.api_version')}
+        />
+      )
     case ChannelType.cloudflare:
       return (
         <TextInput

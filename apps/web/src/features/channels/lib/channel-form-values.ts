@@ -2,8 +2,9 @@ import { type ChannelView, splitList } from '@one-api/contracts/channel'
 import { ChannelType, DEFAULT_AZURE_API_VERSION } from '@one-api/contracts/channel-types'
 import type { ChannelPayload } from '../api/save-channel.ts'
 
-/** Config fields some types keep in `config` (AWS, Vertex AI, Coze, Cloudflare). */
+/** Config fields some types keep in `config` (AWS, Vertex AI, Coze, Cloudflare, Gemini). */
 export const CONFIG_FIELDS = [
+  'api_version',
   'region',
   'ak',
   'sk',
@@ -35,6 +36,7 @@ export const MODEL_MAPPING_EXAMPLE = JSON.stringify(
 )
 
 const emptyConfig = (): Record<ConfigField, string> => ({
+  api_version: '',
   region: '',
   ak: '',
   sk: '',
@@ -90,6 +92,7 @@ const CONFIG_BY_TYPE: Partial<Record<number, readonly ConfigField[]>> = {
   [ChannelType.vertexAi]: ['region', 'vertex_ai_project_id', 'vertex_ai_adc'],
   [ChannelType.coze]: ['user_id'],
   [ChannelType.cloudflare]: ['user_id'],
+  [ChannelType.gemini]: ['api_version'],
 }
 
 /** The request body: an Azure channel without a version gets the default one; a blank key stays blank. */

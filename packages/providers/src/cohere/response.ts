@@ -1,0 +1,176 @@
+/**
+ * Cohere v2 answers read for billing and turned into OpenAI's shapes.
+ * https://docs.cohere.com/reference/chat (response: id, finish_reason, message, usage)
+ * https://docs.cohere.com/reference/embed (response: embeddings.float, meta.billed_units)
+ */
+import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
+import { openAiUsageOf } from '../shared/chat-chunks.ts'
+import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
+import type { Usage } from '../shared/usage.ts'
+
+type Json = Record<string, unknown>
+
+const isRecord = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+const count = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined
+
+/**
+ * Usage from Cohere's `usage` (chat) or `meta` (embed): the tokens the model read and wrote
+ * (`tokens`), else the billed units, which leave out the tokens of Cohere's own prompt template.
+ */
+export function cohereUsage(raw: unknown): Usage | undefined {
+  if (!isRecord(raw)) return undefined
+  const tokens = isRecord(raw.tokens) ? raw.tokens : {}
+  const billed = isRecord(raw.billed_units) ? raw.billed_units : {}
+  const input = count(tokens.input_tokens) ?? count(billed.input_tokens)
+  const output = count(tokens.output_tokens) ?? count(billed.output_tokens)
+  if (input === undefined && output === undefined) return undefined
+  const promptTokens = input ?? 0
+  const completionTokens = output ?? 0
+  return {
+    promptTokens,
+    completionTokens,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+    totalTokens: promptTokens + completionTokens,
+  }
+}
+
+/**
+ * Cohere's finish_reason as OpenAI's. ERROR_TOXIC (the generation was stopped by Cohere's safety
+ * filter) is content_filter.
+ */
+export function finishReason(reason: unknown): string {
+  switch (reason) {
+    case 'MAX_TOKENS':
+      return 'length'
+    case 'TOOL_CALL':
+      return 'tool_calls'
+    case 'ERROR_TOXIC':
+      return 'content_filter'
+    default:
+      return 'stop'
+  }
+}
+
+/** The JSON of a successful Cohere answer, or the error it is. */
+export function parseCohereJson(response: UpstreamResponse): Json | UpstreamError {
+  const { status, headers, body } = response
+  if (status < 200 || status >= 300) return mapUpstreamError(status, body, headers)
+  let json: unknown
+  try {
+    json = JSON.parse(body.toString('utf8'))
+  } catch {
+    return localError(502, 'unmarshal_response_body_failed', 'upstream returned invalid JSON', {
+      retryable: true,
+    })
+  }
+  if (!isRecord(json)) {
+    return localError(502, 'unmarshal_response_body_failed', 'upstream returned an unexpected body', {
+      retryable: true,
+    })
+  }
+  return json
+}
+
+const isError = (value: Json | UpstreamError): value is UpstreamError => value.kind === 'error'
+
+function chatMessage(message: Json): Json {
+  const parts = Array.isArray(message.content) ? message.content : []
+  const text = parts
+    .filter((part): part is Json => isRecord(part) && part.type === 'text' && typeof part.text === 'string')
+    .map((part) => part.text)
+    .join('')
+  const calls = Array.isArray(message.tool_calls) ? message.tool_calls.filter(isRecord) : []
+  const result: Json = {
+    role: 'assistant',
+    content: text === '' && calls.length > 0 ? null : text,
+    refusal: null,
+  }
+  if (calls.length > 0) {
+    result.tool_calls = calls.map((call) => {
+      const fn = isRecord(call.function) ? call.function : {}
+      return { id: call.id, type: 'function', function: { name: fn.name, arguments: fn.arguments ?? '{}' } }
+    })
+  }
+  return result
+}
+
+function parseChat(json: Json, request: RelayRequest): ParsedResponse | UpstreamError {
+  if (!isRecord(json.message)) {
+    return localError(502, 'invalid_upstream_response', 'upstream returned no message in its answer', {
+      retryable: true,
+      type: 'upstream_error',
+    })
+  }
+  const usage = cohereUsage(json.usage)
+  const message = chatMessage(json.message)
+  const completion = {
+    id: typeof json.id === 'string' ? json.id : 'chatcmpl',
+    object: 'chat.completion',
+    created: request.receivedAt ?? 0,
+    model: request.mappedModel,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason(json.finish_reason) }],
+    ...(usage ? { usage: openAiUsageOf(usage) } : {}),
+  }
+  const generated = [
+    message.content,
+    ...((message.tool_calls as Json[] | undefined) ?? []).map((call) => (call.function as Json).arguments),
+  ]
+  return {
+    kind: 'response',
+    body: Buffer.from(JSON.stringify(completion)),
+    usage,
+    completionText: usage ? undefined : generated.filter((text) => typeof text === 'string').join(''),
+  }
+}
+
+/** float32 little-endian bytes as base64, the encoding the OpenAI SDKs ask for. */
+const base64Vector = (values: number[]): string =>
+  Buffer.from(new Float32Array(values).buffer).toString('base64')
+
+function parseEmbed(json: Json, request: RelayRequest): ParsedResponse | UpstreamError {
+  const vectors = isRecord(json.embeddings) ? json.embeddings.float : json.embeddings
+  if (!Array.isArray(vectors)) {
+    return localError(502, 'invalid_upstream_response', 'upstream returned no embeddings', {
+      retryable: true,
+      type: 'upstream_error',
+    })
+  }
+  const base64 = request.json?.encoding_format === 'base64'
+  const usage = cohereUsage(json.meta)
+  const answer = {
+    object: 'list',
+    data: vectors.map((vector, index) => ({
+      object: 'embedding',
+      index,
+      embedding: base64 ? base64Vector(vector as number[]) : vector,
+    })),
+    model: request.mappedModel,
+    usage: { prompt_tokens: usage?.promptTokens ?? 0, total_tokens: usage?.promptTokens ?? 0 },
+  }
+  return { kind: 'response', body: Buffer.from(JSON.stringify(answer)), usage }
+}
+
+export function parseCohereResponse(
+  response: UpstreamResponse,
+  request: RelayRequest,
+): ParsedResponse | UpstreamError {
+  const json = parseCohereJson(response)
+  if (isError(json)) return json
+  if (request.mode === 'embeddings') return parseEmbed(json, request)
+  if (request.stream) {
+    return localError(
+      502,
+      'upstream_stream_not_supported',
+      'upstream returned a non-stream reply to a stream request',
+      {
+        retryable: true,
+        type: 'upstream_error',
+      },
+    )
+  }
+  return parseChat(json, request)
+}

@@ -1,0 +1,207 @@
+/**
+ * `/v1/responses` passed through to a channel that serves the Responses API itself (OpenAI, and
+ * OpenAI-format channels whose config sets `responses_api: true`): the client's request with the
+ * channel's model (and its forced system prompt as `instructions`), the answer and its event stream
+ * passed on as they came, the usage read from the Response (`response.completed` when streamed).
+ * https://platform.openai.com/docs/api-reference/responses/create
+ */
+import type {
+  Adaptor,
+  ChannelCredentials,
+  ParsedResponse,
+  RelayRequest,
+  StreamTransformer,
+  UpstreamError,
+  UpstreamRequest,
+  UpstreamResponse,
+} from '../adaptor.ts'
+import { buildUpstreamUrl, ChannelTypeId } from '../openai-compatible/request-url.ts'
+import { type SseEvent, SseParser } from '../shared/sse.ts'
+import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
+import { normaliseUsage, type Usage } from '../shared/usage.ts'
+
+type Json = Record<string, unknown>
+
+const isRecord = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+const TEXT_CAP = 1 << 20
+
+/** Types whose upstream paths are not OpenAI's (Azure's deployments, providers' own chat paths). */
+const OWN_PATH_TYPES = new Set<number>([
+  ChannelTypeId.azure,
+  ChannelTypeId.minimax,
+  ChannelTypeId.doubao,
+  ChannelTypeId.novita,
+  ChannelTypeId.baiduV2,
+  ChannelTypeId.aliBailian,
+])
+
+/** True when a channel of this type and config is sent Responses requests as they are. */
+export function servesResponsesApi(
+  type: number,
+  config: Readonly<Record<string, unknown>> | undefined,
+): boolean {
+  if (type === ChannelTypeId.openAi) return true
+  return config?.responses_api === true && !OWN_PATH_TYPES.has(type)
+}
+
+function buildRequest(request: RelayRequest, channel: ChannelCredentials): UpstreamRequest | UpstreamError {
+  const native = request.native
+  if (!native) return localError(500, 'missing_native_request', 'the Responses request was not kept', {})
+  const query = request.path.indexOf('?')
+  const path = `/v1/responses${query === -1 ? '' : request.path.slice(query)}`
+  const url = buildUpstreamUrl({ ...request, path }, channel)
+  if (typeof url !== 'string') return url
+  const unchanged = native.json.model === request.mappedModel && !request.systemPrompt
+  const body = unchanged
+    ? native.body
+    : JSON.stringify({
+        ...native.json,
+        model: request.mappedModel,
+        ...(request.systemPrompt ? { instructions: request.systemPrompt } : {}),
+      })
+  return {
+    kind: 'request',
+    url,
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: request.stream ? 'text/event-stream' : 'application/json',
+      Authorization: `Bearer ${channel.key}`,
+    },
+    body,
+    bodyRewritten: !unchanged,
+    dropUsageChunk: false,
+  }
+}
+
+/** The generated text of a Response's output, for a local count when it reports no usage. */
+function outputText(output: unknown): string {
+  if (!Array.isArray(output)) return ''
+  let text = ''
+  for (const item of output) {
+    if (!isRecord(item)) continue
+    if (typeof item.arguments === 'string') text += item.arguments
+    if (!Array.isArray(item.content)) continue
+    for (const part of item.content) if (isRecord(part) && typeof part.text === 'string') text += part.text
+  }
+  return text
+}
+
+function parseResponse(response: UpstreamResponse, request: RelayRequest): ParsedResponse | UpstreamError {
+  const { status, headers, body } = response
+  if (status < 200 || status >= 300) return mapUpstreamError(status, body, headers)
+  let json: unknown
+  try {
+    json = JSON.parse(body.toString('utf8'))
+  } catch {
+    return localError(502, 'unmarshal_response_body_failed', 'upstream returned invalid JSON', {
+      retryable: true,
+    })
+  }
+  if (!isRecord(json) || isRecord(json.error) || !Array.isArray(json.output)) {
+    if (isRecord(json) && isRecord(json.error)) return mapUpstreamError(status, body, headers)
+    return localError(502, 'invalid_upstream_response', 'upstream returned no output in its answer', {
+      retryable: true,
+      type: 'upstream_error',
+    })
+  }
+  if (request.stream) {
+    return localError(
+      502,
+      'upstream_stream_not_supported',
+      'upstream returned a non-stream reply to a stream request',
+      {
+        retryable: true,
+        type: 'upstream_error',
+      },
+    )
+  }
+  return {
+    kind: 'response',
+    body,
+    usage: normaliseUsage(json.usage),
+    completionText: outputText(json.output),
+  }
+}
+
+/** The events that end a Response stream, each carrying the whole Response with its usage. */
+const FINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed'])
+/** Events that only open the answer: until another comes, a failing stream may still fail over. */
+const OPENING_EVENTS = new Set(['response.created', 'response.in_progress', 'response.queued', 'error'])
+
+export class ResponsesPassthroughStream implements StreamTransformer {
+  usage: Usage | undefined
+  completionText = ''
+  completionTextLength = 0
+  upstreamCompleted = false
+  answered = false
+  keepAlives = 0
+  streamError: UpstreamError | undefined
+  private output = ''
+  private readonly parser = new SseParser(
+    (event) => this.onEvent(event),
+    (comment) => {
+      this.keepAlives += 1
+      this.output += `:${comment}\n\n`
+    },
+  )
+
+  push(chunk: Buffer): string {
+    this.parser.push(chunk)
+    return this.take()
+  }
+
+  /** The Responses API has no closing sentinel of its own: nothing is added at the end. */
+  finish(): string {
+    this.parser.end()
+    return this.take()
+  }
+
+  private take(): string {
+    const output = this.output
+    this.output = ''
+    return output
+  }
+
+  private onEvent(sse: SseEvent): void {
+    let event: unknown
+    try {
+      event = JSON.parse(sse.data)
+    } catch {
+      return
+    }
+    if (!isRecord(event)) return
+    const type = typeof event.type === 'string' ? event.type : (sse.event ?? 'message')
+    this.read(type, event)
+    this.output += `event: ${type}\ndata: ${sse.data.replaceAll('\n', '')}\n\n`
+  }
+
+  private read(type: string, event: Json): void {
+    if (!OPENING_EVENTS.has(type)) this.answered = true
+    if (type === 'error') this.streamError = mapUpstreamError(200, JSON.stringify({ error: event }))
+    if (type === 'response.output_text.delta' || type === 'response.function_call_arguments.delta') {
+      if (typeof event.delta === 'string') this.addText(event.delta)
+    }
+    if (FINAL_EVENTS.has(type) && isRecord(event.response)) {
+      this.upstreamCompleted = true
+      this.usage = normaliseUsage(event.response.usage) ?? this.usage
+      if (type === 'response.failed' && !this.streamError && isRecord(event.response.error))
+        this.streamError = mapUpstreamError(200, JSON.stringify({ error: event.response.error }))
+    }
+  }
+
+  private addText(text: string): void {
+    this.completionTextLength += text.length
+    if (this.completionText.length < TEXT_CAP)
+      this.completionText += text.slice(0, TEXT_CAP - this.completionText.length)
+  }
+}
+
+export const responsesPassthroughAdaptor: Adaptor = {
+  name: 'openai',
+  buildRequest,
+  parseResponse,
+  createStreamTransformer: (): StreamTransformer => new ResponsesPassthroughStream(),
+}

@@ -1,0 +1,96 @@
+/**
+ * Builds the OpenAI chat completion an OpenAI client expects from what a provider of another
+ * format answered, and the ParsedResponse the pipeline bills from.
+ * https://platform.openai.com/docs/api-reference/chat/object
+ */
+import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
+import { openAiUsageOf } from './chat-chunk-stream.ts'
+import { localError, mapUpstreamError } from './upstream-error.ts'
+import type { Usage } from './usage.ts'
+
+type Json = Record<string, unknown>
+
+export interface ToolCallAnswer {
+  readonly id: string
+  readonly name: string
+  readonly arguments: string
+}
+
+export interface ChatAnswer {
+  readonly id?: string
+  readonly model?: string
+  readonly text: string
+  readonly reasoning?: string
+  readonly toolCalls?: readonly ToolCallAnswer[]
+  readonly finishReason: string
+  readonly usage: Usage | undefined
+}
+
+export const isRecord = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** The answer as an OpenAI chat completion, with the text to count when the usage is missing. */
+export function chatCompletionResponse(answer: ChatAnswer, request: RelayRequest): ParsedResponse {
+  const tools = answer.toolCalls ?? []
+  const message: Json = {
+    role: 'assistant',
+    content: answer.text === '' && tools.length > 0 ? null : answer.text,
+    refusal: null,
+  }
+  if (answer.reasoning) message.reasoning_content = answer.reasoning
+  if (tools.length > 0) {
+    message.tool_calls = tools.map((call) => ({
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: call.arguments },
+    }))
+  }
+  const completion = {
+    id: answer.id || `chatcmpl-${request.receivedAt ?? 0}`,
+    object: 'chat.completion',
+    created: request.receivedAt ?? 0,
+    model: answer.model || request.mappedModel,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: answer.finishReason }],
+    ...(answer.usage ? { usage: openAiUsageOf(answer.usage) } : {}),
+  }
+  const generated = [answer.text, answer.reasoning ?? '', ...tools.map((call) => call.name + call.arguments)]
+  return {
+    kind: 'response',
+    body: Buffer.from(JSON.stringify(completion)),
+    usage: answer.usage,
+    completionText: answer.usage ? undefined : generated.join(''),
+  }
+}
+
+/** Usage from prompt and completion counts (the total is their sum when the provider gives none). */
+export function usageOf(prompt: unknown, completion: unknown, total?: unknown): Usage | undefined {
+  const count = (value: unknown) =>
+    typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined
+  const promptTokens = count(prompt)
+  const completionTokens = count(completion)
+  if (promptTokens === undefined && completionTokens === undefined) return undefined
+  const sum = (promptTokens ?? 0) + (completionTokens ?? 0)
+  return {
+    promptTokens: promptTokens ?? 0,
+    completionTokens: completionTokens ?? 0,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+    totalTokens: count(total) ?? sum,
+  }
+}
+
+/** A 2xx body parsed as a JSON object, or the error the reply is. */
+export function jsonOf(response: UpstreamResponse): { kind: 'json'; json: Json } | UpstreamError {
+  const { status, headers, body } = response
+  if (status < 200 || status >= 300) return mapUpstreamError(status, body, headers)
+  try {
+    const json: unknown = JSON.parse(body.toString('utf8'))
+    if (isRecord(json)) return { kind: 'json', json }
+  } catch {
+    // answered below
+  }
+  return localError(502, 'unmarshal_response_body_failed', 'upstream returned invalid JSON', {
+    retryable: true,
+    type: 'upstream_error',
+  })
+}

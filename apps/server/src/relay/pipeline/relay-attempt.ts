@@ -77,7 +77,7 @@ async function callUpstream(
   )
   if (isUpstreamError(parsed)) return { kind: 'failed', error: parsed }
   const charge = chargeFor(input.cost, input.promptEstimate, parsed.usage, parsed)
-  const contentType = answer.headers['content-type'] || 'application/json'
+  const contentType = parsed.contentType || answer.headers['content-type'] || 'application/json'
   const upstreamId = answer.headers[UPSTREAM_REQUEST_ID]
   const extra = upstreamId === undefined ? undefined : { [UPSTREAM_REQUEST_ID]: upstreamId }
   const finish = () =>
@@ -133,7 +133,9 @@ class ClientStream implements ClientSink {
    * text/plain or with no Content-Type.
    */
   takes(contentType: string): boolean {
-    return !contentType.toLowerCase().includes('json')
+    const type = contentType.toLowerCase()
+    // Newline-delimited JSON (Ollama's streams) is a stream, not one JSON answer.
+    return !type.includes('json') || type.includes('ndjson')
   }
 
   start(status: number, _contentType: string, upstreamRequestId: string | undefined): void {
@@ -247,7 +249,7 @@ class ClientStream implements ClientSink {
     this.began = true
     const { response, requestId } = this.state
     const headers = relayHeaders(response, requestId)
-    headers['content-type'] = 'text/event-stream'
+    headers['content-type'] = this.transformer.contentType ?? 'text/event-stream'
     headers['cache-control'] = 'no-cache'
     // No Connection header of our own: Node writes keep-alive or close, as the client asked and as
     // it will then do (a fixed keep-alive told a closing client the connection would stay open).

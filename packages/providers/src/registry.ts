@@ -40,10 +40,10 @@ adaptors.set(16, zhipuAdaptor)
 adaptors.set(23, hunyuanAdaptor)
 adaptors.set(17, aliAdaptor)
 adaptors.set(46, replicateAdaptor)
-adaptors.set(18, xunfeiAdaptor)
 adaptors.set(42, vertexAdaptor)
 adaptors.set(34, cozeAdaptor)
 adaptors.set(37, cloudflareAdaptor)
+adaptors.set(18, xunfeiAdaptor)
 
 type BridgedClientApi = Exclude<ClientApi, 'openai' | 'responses'>
 

@@ -34,6 +34,7 @@ export function geminiClientBridge(inner: Adaptor): Adaptor {
   return {
     name: inner.name,
     remoteImages: inner.remoteImages,
+    credentialExchange: inner.credentialExchange,
     buildRequest: inner.buildRequest,
     // A job the upstream runs in steps is followed alike whatever the client's API.
     task: inner.task,

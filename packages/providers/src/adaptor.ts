@@ -14,6 +14,7 @@ export type RelayMode =
   | 'audio-speech'
   | 'audio-transcription'
   | 'audio-translation'
+  | 'rerank'
 
 /**
  * The API the client called, which decides the format of its request and of every answer it gets

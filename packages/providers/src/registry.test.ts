@@ -6,6 +6,8 @@ import { geminiNativeAdaptor } from './gemini-client/native-adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { getAdaptor, supportedChannelTypes } from './registry.ts'
 import { relayModeFromPath } from './relay-mode.ts'
+import { vertexAdaptor } from './vertex/adaptor.ts'
+import { vertexMessagesAdaptor } from './vertex/native-messages.ts'
 
 describe('registry', () => {
   it('maps every OpenAI-format channel type to the OpenAI-compatible adaptor', () => {
@@ -14,9 +16,30 @@ describe('registry', () => {
       expect(getAdaptor(type)).toBe(openAiCompatibleAdaptor)
     }
     expect(supportedChannelTypes()).toEqual(
-      [...openAiFormat, 11, 14, 16, 17, 23, 24, 33, 35, 39, 40, 41, 44, 45, 46, 47, 48, 49, 50, 51].sort(
-        (a, b) => a - b,
-      ),
+      [
+        ...openAiFormat,
+        11,
+        14,
+        16,
+        17,
+        23,
+        24,
+        30,
+        33,
+        35,
+        39,
+        40,
+        41,
+        42,
+        44,
+        45,
+        46,
+        47,
+        48,
+        49,
+        50,
+        51,
+      ].sort((a, b) => a - b),
     )
   })
 
@@ -37,6 +60,11 @@ describe('registry', () => {
     expect(bridged).toBeDefined()
     expect(bridged).not.toBe(getAdaptor(14, 'anthropic'))
     expect(getAdaptor(14, 'gemini')).toBe(bridged)
+  })
+
+  it('serves Vertex AI channels (42), natively to Messages clients (Claude models)', () => {
+    expect(getAdaptor(42)).toBe(vertexAdaptor)
+    expect(getAdaptor(42, 'anthropic')).toBe(vertexMessagesAdaptor)
   })
 
   it('serves AWS Bedrock channels (33) with the Bedrock adaptor, bridged for Messages clients', () => {

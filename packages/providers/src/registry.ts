@@ -10,6 +10,7 @@ import { cohereAdaptor } from './cohere/adaptor.ts'
 import { geminiAdaptor } from './gemini/adaptor.ts'
 import { geminiClientBridge } from './gemini-client/bridge.ts'
 import { geminiNativeAdaptor } from './gemini-client/native-adaptor.ts'
+import { ollamaAdaptor } from './ollama/adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { OPENAI_FORMAT_CHANNEL_TYPES } from './openai-compatible/default-base-urls.ts'
 import { palmRetiredAdaptor } from './palm/adaptor.ts'
@@ -17,6 +18,8 @@ import { replicateAdaptor } from './replicate/adaptor.ts'
 import { responsesClientBridge } from './responses-client/bridge.ts'
 import { responsesPassthroughAdaptor, servesResponsesApi } from './responses-client/passthrough.ts'
 import { hunyuanAdaptor } from './tencent/adaptor.ts'
+import { vertexAdaptor } from './vertex/adaptor.ts'
+import { vertexMessagesAdaptor } from './vertex/native-messages.ts'
 import { zhipuAdaptor } from './zhipu/adaptor.ts'
 
 /** Adaptors for OpenAI clients (chat completions and the other OpenAI endpoints). */
@@ -25,18 +28,23 @@ for (const type of OPENAI_FORMAT_CHANNEL_TYPES) adaptors.set(type, openAiCompati
 adaptors.set(14, anthropicAdaptor)
 adaptors.set(24, geminiAdaptor)
 adaptors.set(33, bedrockAdaptor)
+adaptors.set(30, ollamaAdaptor)
 adaptors.set(35, cohereAdaptor)
 adaptors.set(11, palmRetiredAdaptor)
 adaptors.set(16, zhipuAdaptor)
 adaptors.set(23, hunyuanAdaptor)
 adaptors.set(17, aliAdaptor)
 adaptors.set(46, replicateAdaptor)
+adaptors.set(42, vertexAdaptor)
 
 type BridgedClientApi = Exclude<ClientApi, 'openai' | 'responses'>
 
 /** Adaptors that serve a client API natively; other types are bridged (anthropic-client/, gemini-client/). */
 const natives: Record<BridgedClientApi, Map<number, Adaptor>> = {
-  anthropic: new Map([[14, anthropicNativeAdaptor]]),
+  anthropic: new Map([
+    [14, anthropicNativeAdaptor],
+    [42, vertexMessagesAdaptor],
+  ]),
   gemini: new Map([[24, geminiNativeAdaptor]]),
 }
 const bridges: Record<BridgedClientApi, (inner: Adaptor) => Adaptor> = {

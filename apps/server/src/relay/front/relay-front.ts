@@ -27,6 +27,8 @@ const RELAYED = new Map<string, RelayMode>([
   ['/v1/audio/speech', 'audio-speech'],
   ['/v1/audio/transcriptions', 'audio-transcription'],
   ['/v1/audio/translations', 'audio-translation'],
+  // The rerank API of Jina, Cohere and vLLM ({model, query, documents, top_n, return_documents}).
+  ['/v1/rerank', 'rerank'],
   // Anthropic's Messages API, read as a chat completion (pipeline/client-api.ts).
   ['/v1/messages', 'chat'],
   // OpenAI's Responses API, read as a chat completion too.

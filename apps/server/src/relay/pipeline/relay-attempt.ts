@@ -133,7 +133,9 @@ class ClientStream implements ClientSink {
    * text/plain or with no Content-Type.
    */
   takes(contentType: string): boolean {
-    return !contentType.toLowerCase().includes('json')
+    const type = contentType.toLowerCase()
+    // Newline-delimited JSON (Ollama's streams) is a stream, not one JSON answer.
+    return !type.includes('json') || type.includes('ndjson')
   }
 
   start(status: number, _contentType: string, upstreamRequestId: string | undefined): void {

@@ -178,6 +178,21 @@ describe.each(testDialects())('the Responses API through the gateway on %s', (di
     expect(final.output_text).toBe(GENERATED)
     expect(final.status).toBe('completed')
     expect(final.usage?.output_tokens).toBe(5)
+    // The same stream read raw: its consume log bills the usage the Response reported.
+    const raw = await client.responses
+      .create({ model: ON_ANTHROPIC, input: 'one two three four', stream: true })
+      .withResponse()
+    let completed: OpenAI.Responses.Response | undefined
+    for await (const event of raw.data) if (event.type === 'response.completed') completed = event.response
+    const log = await fixture.logFor(raw.response.headers.get(REQUEST_ID))
+    expect(log).toMatchObject({
+      model_name: 'claude-3-5-haiku-latest',
+      is_stream: true,
+      prompt_tokens: completed!.usage!.input_tokens,
+      completion_tokens: 5,
+    })
+    expect(log.quota).toBe(expectedQuota(completed!.usage!.input_tokens, 5, RATIO, 1))
+    expect(log.content).toContain('input API: OpenAI Responses')
   })
 
   it('returns function calls from every kind of channel, streamed too, and takes their outputs back', async () => {

@@ -19,9 +19,10 @@ export type RelayMode =
 /**
  * The API the client called, which decides the format of its request and of every answer it gets
  * (bodies, stream events, errors): OpenAI's (`/v1/chat/completions`, ...), Anthropic's Messages
- * API (`/v1/messages`) or OpenAI's Responses API (`/v1/responses`, errors in OpenAI's shape).
+ * API (`/v1/messages`), OpenAI's Responses API (`/v1/responses`, errors in OpenAI's shape) or
+ * Gemini's (`/v1beta/models/{model}:generateContent`).
  */
-export type ClientApi = 'openai' | 'anthropic' | 'responses'
+export type ClientApi = 'openai' | 'anthropic' | 'responses' | 'gemini'
 
 /** One client request as the pipeline has parsed it. The adaptor never mutates it. */
 export interface RelayRequest {
@@ -32,7 +33,12 @@ export interface RelayRequest {
    * For a client API other than OpenAI's: the client's own request. `body` and `json` then hold
    * its translation to an OpenAI chat request, which adaptors that do not speak the client's API read.
    */
-  readonly native?: { readonly json: Record<string, unknown>; readonly body: Buffer }
+  readonly native?: {
+    readonly json: Record<string, unknown>
+    readonly body: Buffer
+    /** A Gemini client's stream asked without `alt=sse`: its answer is one JSON array. */
+    readonly jsonArrayStream?: boolean
+  }
   /** Unix seconds of the request's arrival: the `created` of answers an adaptor builds itself. */
   readonly receivedAt?: number
   /**
@@ -211,6 +217,8 @@ export interface StreamTransformer {
   readonly keepAlives: number
   /** An error object the upstream sent inside the stream, if any. */
   readonly streamError: UpstreamError | undefined
+  /** The Content-Type of what the client gets; `text/event-stream` when absent. */
+  readonly contentType?: string
 }
 
 /** A follow-up call of a multi-step upstream job (see TaskPlan): a GET with these headers. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts'
 import { bedrockAdaptor } from './bedrock/adaptor.ts'
 import { geminiAdaptor } from './gemini/adaptor.ts'
+import { geminiNativeAdaptor } from './gemini-client/native-adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { getAdaptor, supportedChannelTypes } from './registry.ts'
 import { relayModeFromPath } from './relay-mode.ts'
@@ -28,6 +29,14 @@ describe('registry', () => {
     expect(getAdaptor(1, 'anthropic')).toBe(bridged)
     expect(getAdaptor(24)).toBe(geminiAdaptor)
     expect(getAdaptor(24, 'anthropic')).toBeDefined()
+  })
+
+  it('serves Gemini channels natively to Gemini clients and bridges the other types', () => {
+    expect(getAdaptor(24, 'gemini')).toBe(geminiNativeAdaptor)
+    const bridged = getAdaptor(14, 'gemini')
+    expect(bridged).toBeDefined()
+    expect(bridged).not.toBe(getAdaptor(14, 'anthropic'))
+    expect(getAdaptor(14, 'gemini')).toBe(bridged)
   })
 
   it('serves AWS Bedrock channels (33) with the Bedrock adaptor, bridged for Messages clients', () => {

@@ -8,6 +8,8 @@ import { anthropicClientBridge } from './anthropic-client/bridge.ts'
 import { bedrockAdaptor } from './bedrock/adaptor.ts'
 import { cohereAdaptor } from './cohere/adaptor.ts'
 import { geminiAdaptor } from './gemini/adaptor.ts'
+import { geminiClientBridge } from './gemini-client/bridge.ts'
+import { geminiNativeAdaptor } from './gemini-client/native-adaptor.ts'
 import { ollamaAdaptor } from './ollama/adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { OPENAI_FORMAT_CHANNEL_TYPES } from './openai-compatible/default-base-urls.ts'
@@ -32,9 +34,19 @@ adaptors.set(23, hunyuanAdaptor)
 adaptors.set(17, aliAdaptor)
 adaptors.set(46, replicateAdaptor)
 
-/** Adaptors that serve Anthropic Messages clients natively; other types are bridged (anthropic-client/). */
-const anthropicNative = new Map<number, Adaptor>([[14, anthropicNativeAdaptor]])
-const bridged = new Map<number, Adaptor>()
+type BridgedClientApi = Exclude<ClientApi, 'openai' | 'responses'>
+
+/** Adaptors that serve a client API natively; other types are bridged (anthropic-client/, gemini-client/). */
+const natives: Record<BridgedClientApi, Map<number, Adaptor>> = {
+  anthropic: new Map([[14, anthropicNativeAdaptor]]),
+  gemini: new Map([[24, geminiNativeAdaptor]]),
+}
+const bridges: Record<BridgedClientApi, (inner: Adaptor) => Adaptor> = {
+  anthropic: anthropicClientBridge,
+  gemini: geminiClientBridge,
+}
+/** Bridged adaptors, built once per client API and channel type. */
+const bridged = new Map<string, Adaptor>()
 /** Responses API clients: passed through where the channel serves that API, else bridged (responses-client/). */
 const responsesBridged = new Map<number, Adaptor>()
 
@@ -64,12 +76,13 @@ export function getAdaptor(
   const adaptor = adaptors.get(channelType)
   if (clientApi === 'openai' || !adaptor) return adaptor
   if (clientApi === 'responses') return responsesAdaptor(channelType, adaptor, config)
-  const native = anthropicNative.get(channelType)
+  const native = natives[clientApi].get(channelType)
   if (native) return native
-  let bridge = bridged.get(channelType)
+  const key = `${clientApi}:${channelType}`
+  let bridge = bridged.get(key)
   if (!bridge) {
-    bridge = anthropicClientBridge(adaptor)
-    bridged.set(channelType, bridge)
+    bridge = bridges[clientApi](adaptor)
+    bridged.set(key, bridge)
   }
   return bridge
 }

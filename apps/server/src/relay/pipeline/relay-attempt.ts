@@ -249,7 +249,7 @@ class ClientStream implements ClientSink {
     this.began = true
     const { response, requestId } = this.state
     const headers = relayHeaders(response, requestId)
-    headers['content-type'] = 'text/event-stream'
+    headers['content-type'] = this.transformer.contentType ?? 'text/event-stream'
     headers['cache-control'] = 'no-cache'
     // No Connection header of our own: Node writes keep-alive or close, as the client asked and as
     // it will then do (a fixed keep-alive told a closing client the connection would stay open).

@@ -64,6 +64,8 @@ export function matchRoute(method: string, pathname: string): Route | undefined 
     deployment = decodeURIComponent(azure[1])
     path = azure[2]
   }
+  // Azure's v1 API (the Responses API): /openai/v1/..., the deployment named in the body.
+  if (path.startsWith('/openai/v1/')) path = path.slice(7)
   if (path.startsWith('/v1/')) path = path.slice(3)
   const endpoint = endpointOf(path)
   if (!endpoint) return undefined

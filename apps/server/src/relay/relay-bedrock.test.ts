@@ -36,6 +36,7 @@ describe.each(testDialects())('AWS Bedrock channels through the gateway on %s', 
   let fixture: RelayFixture
   let client: OpenAI
   let token: { id: number; key: string }
+  let signedChannel: number
   const signedWith = (accessKey: string) =>
     fixture.mock.requests.filter((call) =>
       String(call.headers.authorization).includes(`Credential=${accessKey}/`),
@@ -43,7 +44,7 @@ describe.each(testDialects())('AWS Bedrock channels through the gateway on %s', 
 
   beforeAll(async () => {
     fixture = await RelayFixture.start(dialect, { CHANNEL_DISABLE_FAILURE_COUNT: '1' })
-    await fixture.addChannel({
+    signedChannel = await fixture.addChannel({
       type: ChannelType.aws,
       key: `${ACCESS_KEY}|${SECRET_KEY}|us-east-1`,
       models: [MAPPED, PLAIN, CACHED],
@@ -166,6 +167,14 @@ describe.each(testDialects())('AWS Bedrock channels through the gateway on %s', 
     const final = await stream.finalMessage()
     expect(final.content).toEqual([{ type: 'text', text: GENERATED }])
     expect(final.stop_reason).toBe('end_turn')
+  })
+
+  it('tests a Bedrock channel from the console with a request signed at the time of the test', async () => {
+    const result = await fixture.root.get(`/api/channel/test/${signedChannel}?model=${MAPPED}`)
+    expect(result.body).toMatchObject({ success: true, model: MAPPED, message: GENERATED })
+    expect(signedWith(ACCESS_KEY).at(-1)!.path).toBe(
+      '/model/anthropic.claude-3-5-haiku-20241022-v1%3A0/converse',
+    )
   })
 
   it('returns a ValidationException as a 400, without trying another channel', async () => {

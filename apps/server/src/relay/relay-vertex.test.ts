@@ -30,6 +30,7 @@ describe.each(testDialects())('Vertex AI channels through the gateway on %s', (d
   let client: OpenAI
   let token: { id: number; key: string }
   let account: ReturnType<typeof testServiceAccount>
+  let servingChannel: number
   const tokenCalls = () => fixture.mock.requests.filter((call) => call.path === '/token').length
   const vertexCalls = (project: string) =>
     fixture.mock.requests.filter((call) => call.path.startsWith(`/v1/projects/${project}/`))
@@ -38,7 +39,7 @@ describe.each(testDialects())('Vertex AI channels through the gateway on %s', (d
     fixture = await RelayFixture.start(dialect, { CHANNEL_DISABLE_FAILURE_COUNT: '1' })
     account = testServiceAccount(`${fixture.mock.url}/token`)
     fixture.mock.vertex.addServiceAccount(account.email, account.publicKey)
-    await fixture.addChannel({
+    servingChannel = await fixture.addChannel({
       type: ChannelType.vertexAi,
       key: `us-east5|serving-project|${account.adc}`,
       models: [CLAUDE, GEMINI],
@@ -198,6 +199,14 @@ describe.each(testDialects())('Vertex AI channels through the gateway on %s', (d
     })
     expect(gemini.content).toEqual([{ type: 'text', text: GENERATED }])
     expect(vertexCalls('serving-project').at(-1)!.path).toMatch(/publishers\/google\/.*:generateContent$/)
+  })
+
+  it('tests a Vertex AI channel from the console with the token it obtains', async () => {
+    const result = await fixture.root.get(
+      `/api/channel/test/${servingChannel}?model=${encodeURIComponent(CLAUDE)}`,
+    )
+    expect(result.body).toMatchObject({ success: true, model: CLAUDE, message: GENERATED })
+    expect(vertexCalls('serving-project').at(-1)!.headers.authorization).toMatch(/^Bearer ya29\.mock-/)
   })
 
   it('fails over on RESOURCE_EXHAUSTED (429) and 5xx', async () => {

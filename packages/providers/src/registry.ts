@@ -5,6 +5,7 @@ import type { Adaptor, ClientApi } from './adaptor.ts'
 import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts'
 import { anthropicClientBridge } from './anthropic-client/bridge.ts'
 import { bedrockAdaptor } from './bedrock/adaptor.ts'
+import { bedrockMessagesAdaptor } from './bedrock/native-messages.ts'
 import { cohereAdaptor } from './cohere/adaptor.ts'
 import { geminiAdaptor } from './gemini/adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
@@ -32,6 +33,7 @@ adaptors.set(42, vertexAdaptor)
 /** Adaptors that serve Anthropic Messages clients natively; other types are bridged (anthropic-client/). */
 const anthropicNative = new Map<number, Adaptor>([
   [14, anthropicNativeAdaptor],
+  [33, bedrockMessagesAdaptor],
   [42, vertexMessagesAdaptor],
 ])
 const bridged = new Map<number, Adaptor>()

@@ -3,6 +3,7 @@ import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts
 import { bedrockAdaptor } from './bedrock/adaptor.ts'
 import { bedrockMessagesAdaptor } from './bedrock/native-messages.ts'
 import { geminiAdaptor } from './gemini/adaptor.ts'
+import { geminiNativeAdaptor } from './gemini-client/native-adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { getAdaptor, supportedChannelTypes } from './registry.ts'
 import { relayModeFromPath } from './relay-mode.ts'
@@ -16,9 +17,33 @@ describe('registry', () => {
       expect(getAdaptor(type)).toBe(openAiCompatibleAdaptor)
     }
     expect(supportedChannelTypes()).toEqual(
-      [...openAiFormat, 11, 14, 16, 23, 24, 33, 35, 39, 40, 41, 42, 44, 45, 47, 48, 49, 50, 51].sort(
-        (a, b) => a - b,
-      ),
+      [
+        ...openAiFormat,
+        11,
+        14,
+        15,
+        16,
+        17,
+        23,
+        24,
+        30,
+        33,
+        34,
+        35,
+        37,
+        39,
+        40,
+        41,
+        42,
+        44,
+        45,
+        46,
+        47,
+        48,
+        49,
+        50,
+        51,
+      ].sort((a, b) => a - b),
     )
   })
 
@@ -31,6 +56,14 @@ describe('registry', () => {
     expect(getAdaptor(1, 'anthropic')).toBe(bridged)
     expect(getAdaptor(24)).toBe(geminiAdaptor)
     expect(getAdaptor(24, 'anthropic')).toBeDefined()
+  })
+
+  it('serves Gemini channels natively to Gemini clients and bridges the other types', () => {
+    expect(getAdaptor(24, 'gemini')).toBe(geminiNativeAdaptor)
+    const bridged = getAdaptor(14, 'gemini')
+    expect(bridged).toBeDefined()
+    expect(bridged).not.toBe(getAdaptor(14, 'anthropic'))
+    expect(getAdaptor(14, 'gemini')).toBe(bridged)
   })
 
   it('serves Vertex AI channels (42), natively to Messages clients (Claude models)', () => {

@@ -1,6 +1,7 @@
 export { MOCK_AWS_CREDENTIALS } from './aws-signature.ts'
 export { type BedrockStreamEvent, encodeBedrockEvents } from './bedrock.ts'
 export type { FaultPlan, FaultRule } from './faults.ts'
+export { revokeBaiduTokens } from './providers/baidu.ts'
 export * from './providers/credentials.ts'
 export {
   type MockUpstream,

@@ -24,6 +24,9 @@ export type Endpoint =
   | 'cohere-chat'
   | 'cohere-embed'
   | 'cohere-rerank'
+  | 'rerank'
+  | 'ollama-chat'
+  | 'ollama-embed'
 
 export interface Route {
   endpoint: Endpoint
@@ -86,5 +89,9 @@ function endpointOf(path: string): Endpoint | undefined {
   if (path === '/v2/chat') return 'cohere-chat'
   if (path === '/v2/embed') return 'cohere-embed'
   if (path === '/v2/rerank') return 'cohere-rerank'
+  if (path === '/rerank') return 'rerank'
+  // Ollama's native API.
+  if (path === '/api/chat') return 'ollama-chat'
+  if (path === '/api/embed') return 'ollama-embed'
   return undefined
 }

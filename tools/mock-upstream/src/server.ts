@@ -9,8 +9,15 @@ import { handleMessages, refuseAnthropicHeaders, sendAnthropicError } from './an
 import { checkAwsSignature, MOCK_AWS_CREDENTIALS } from './aws-signature.ts'
 import { handleConverse, handleInvoke, sendBedrockError } from './bedrock.ts'
 import { handleChat } from './chat.ts'
-import { handleCohereChat, handleCohereEmbed, handleCohereRerank, sendCohereError } from './cohere.ts'
+import {
+  handleCohereChat,
+  handleCohereEmbed,
+  handleCohereRerank,
+  handleJinaRerank,
+  sendCohereError,
+} from './cohere.ts'
 import { handleCompletions } from './completions.ts'
+import { DashScope, isDashScopePath } from './dashscope.ts'
 import {
   handleEmbeddings,
   handleImages,
@@ -36,7 +43,9 @@ import {
   sendGeminiError,
 } from './gemini.ts'
 import { parseMultipart } from './multipart-fields.ts'
+import { handleOllamaChat, handleOllamaEmbed, sendOllamaError } from './ollama.ts'
 import { matchProviderRoute, type ProviderRoute, refuseProviderAuth } from './providers/routes.ts'
+import { isReplicatePath, Replicate } from './replicate.ts'
 import { handleResponses } from './responses.ts'
 import { matchRoute, type Route } from './routes.ts'
 import { handleSpeech } from './speech.ts'
@@ -101,6 +110,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
   const log: RecordedRequest[] = []
   const logSize = options.requestLogSize ?? 200
   const apiKeys = options.apiKeys ? new Set(options.apiKeys) : undefined
+  const dashScope = new DashScope(apiKeys)
+  const replicate = new Replicate(apiKeys)
   const vertexAuth = new VertexAuth()
 
   function control(request: IncomingMessage, response: ServerResponse, pathname: string, body: Buffer) {
@@ -140,8 +151,6 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     sendJson(response, 404, JSON.stringify({ error: `unknown control route ${route}` }))
   }
 
-  let requestCount = 0
-
   function record(
     request: IncomingMessage,
     path: string,
@@ -152,6 +161,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     log.push({ method: request.method ?? '', path, headers: request.headers, body, json })
     if (log.length > logSize) log.shift()
   }
+
+  let requestCount = 0
 
   async function relay(
     request: IncomingMessage,
@@ -176,8 +187,12 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
           ? (reply: ServerResponse, status: number) => sendGoogleStatus(reply, status)
           : route.endpoint.startsWith('cohere-')
             ? sendCohereError
-            : sendError
-    const refusal = route.provider ? refuseProviderAuth(route.provider, request.headers, body) : undefined
+            : route.endpoint.startsWith('ollama-')
+              ? sendOllamaError
+              : sendError
+    const refusal = route.provider
+      ? refuseProviderAuth(route.provider, request.headers, body, path.split('?', 1)[0]!)
+      : undefined
     if (refusal) return sendJson(response, refusal.status, refusal.body)
     if (route.provider) {
       // Checked above, as that provider checks its credentials.
@@ -217,7 +232,9 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       route.provider?.provider === 'zhipu'
         ? { ...json, stream_options: { include_usage: true } }
         : (json ?? {})
-    if (route.provider?.native) return route.provider.native(response, input, faults)
+    if (route.provider?.native) {
+      return route.provider.native(response, input, faults, new URLSearchParams(path.split('?')[1] ?? ''))
+    }
     switch (route.endpoint) {
       case 'chat':
         return handleChat(response, input, model, faults)
@@ -241,6 +258,12 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
         return handleCohereChat(response, input, model, faults)
       case 'cohere-embed':
         return handleCohereEmbed(response, input, model)
+      case 'ollama-chat':
+        return handleOllamaChat(response, input, model, faults)
+      case 'ollama-embed':
+        return handleOllamaEmbed(response, input, model)
+      case 'rerank':
+        return handleJinaRerank(response, input, model)
       case 'cohere-rerank':
         return handleCohereRerank(response, input, model)
       case 'responses':
@@ -309,6 +332,18 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     const path = request.url ?? '/'
     const pathname = path.split('?', 1)[0]
     if (pathname.startsWith('/__mock/')) return control(request, response, pathname, body)
+    if (isDashScopePath(pathname)) {
+      const json = parseJsonBody(body, request.headers['content-type'] ?? '')
+      const parsed = json === 'invalid' ? undefined : json
+      record(request, path, body, parsed)
+      return dashScope.handle(request.method ?? 'GET', pathname, request.headers, parsed, response)
+    }
+    if (isReplicatePath(pathname)) {
+      const json = parseJsonBody(body, request.headers['content-type'] ?? '')
+      const parsed = json === 'invalid' ? undefined : json
+      record(request, path, body, parsed)
+      return replicate.handle(request.method ?? 'GET', pathname, request.headers, parsed, response)
+    }
     if (pathname === '/token' && request.method === 'POST') {
       record(request, path, body, undefined)
       return vertexAuth.token(response, request.headers, body)

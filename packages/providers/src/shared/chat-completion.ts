@@ -57,6 +57,7 @@ export function chatCompletionResponse(answer: ChatAnswer, request: RelayRequest
   return {
     kind: 'response',
     body: Buffer.from(JSON.stringify(completion)),
+    contentType: 'application/json',
     usage: answer.usage,
     completionText: answer.usage ? undefined : generated.join(''),
   }

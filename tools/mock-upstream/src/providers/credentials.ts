@@ -9,3 +9,9 @@ export const ZHIPU_KEYS: readonly string[] = ['mock-zhipu-id.mock-zhipu-secret']
 export const TENCENT_KEYS: readonly string[] = [
   '1300000001|AKIDmockTencentSecretId0001|mockTencentSecretKey0001',
 ]
+/** Coze personal access tokens. */
+export const COZE_TOKENS: readonly string[] = ['pat_mock_coze_token']
+/** Cloudflare API tokens, each with the account it belongs to. */
+export const CLOUDFLARE_TOKENS: Readonly<Record<string, string>> = { 'mock-cf-api-token': 'mockaccount0001' }
+/** Baidu Qianfan v1 `APIKey|SecretKey` keys. */
+export const BAIDU_KEYS: readonly string[] = ['mockBaiduApiKey0001|mockBaiduSecretKey0001']

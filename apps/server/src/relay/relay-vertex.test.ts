@@ -6,6 +6,7 @@
  * `openai` and `@anthropic-ai/sdk` clients, with the bill, the log and the disable policy checked.
  */
 import Anthropic from '@anthropic-ai/sdk'
+import { GoogleGenAI } from '@google/genai'
 import { ChannelType } from '@one-api/contracts/channel-types'
 import { testServiceAccount } from '@one-api/providers/testing/service-account'
 import type OpenAI from 'openai'
@@ -199,6 +200,13 @@ describe.each(testDialects())('Vertex AI channels through the gateway on %s', (d
     })
     expect(gemini.content).toEqual([{ type: 'text', text: GENERATED }])
     expect(vertexCalls('serving-project').at(-1)!.path).toMatch(/publishers\/google\/.*:generateContent$/)
+  })
+
+  it('serves Gemini API clients (@google/genai) from Claude on Vertex through the Gemini bridge', async () => {
+    const genai = new GoogleGenAI({ apiKey: token.key, httpOptions: { baseUrl: fixture.baseUrl } })
+    const answer = await genai.models.generateContent({ model: CLAUDE, contents: 'one two three four' })
+    expect(answer.text).toBe(GENERATED)
+    expect(vertexCalls('serving-project').at(-1)!.path).toMatch(/publishers\/anthropic\/.*:rawPredict$/)
   })
 
   it('tests a Vertex AI channel from the console with the token it obtains', async () => {

@@ -17,6 +17,8 @@ export type Endpoint =
   | 'messages'
   | 'converse'
   | 'converse-stream'
+  | 'invoke'
+  | 'invoke-with-response-stream'
   | 'vertex'
   | 'responses'
   | 'cohere-chat'
@@ -39,7 +41,7 @@ export interface Route {
 
 const AZURE = /^\/openai\/deployments\/([^/]+)(\/.*)$/
 const VERTEX = /^\/v1\/projects\/[^/]+\/locations\/[^/]+\/publishers\/([^/]+)\/models\/([^/:]+):([A-Za-z]+)$/
-const BEDROCK = /^\/model\/([^/]+)\/(converse|converse-stream)$/
+const BEDROCK = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/
 
 export function matchRoute(method: string, pathname: string): Route | undefined {
   const bedrock = BEDROCK.exec(pathname)

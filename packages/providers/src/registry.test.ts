@@ -13,9 +13,30 @@ describe('registry', () => {
       expect(getAdaptor(type)).toBe(openAiCompatibleAdaptor)
     }
     expect(supportedChannelTypes()).toEqual(
-      [...openAiFormat, 11, 14, 15, 16, 23, 24, 33, 34, 35, 37, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51].sort(
-        (a, b) => a - b,
-      ),
+      [
+        ...openAiFormat,
+        11,
+        14,
+        15,
+        16,
+        23,
+        24,
+        33,
+        34,
+        35,
+        37,
+        38,
+        39,
+        40,
+        41,
+        44,
+        45,
+        47,
+        48,
+        49,
+        50,
+        51,
+      ].sort((a, b) => a - b),
     )
   })
 

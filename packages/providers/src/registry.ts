@@ -9,6 +9,7 @@ import { bedrockAdaptor } from './bedrock/adaptor.ts'
 import { cloudflareAdaptor } from './cloudflare/adaptor.ts'
 import { cohereAdaptor } from './cohere/adaptor.ts'
 import { cozeAdaptor } from './coze/adaptor.ts'
+import { deeplAdaptor } from './deepl/adaptor.ts'
 import { geminiAdaptor } from './gemini/adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { OPENAI_FORMAT_CHANNEL_TYPES } from './openai-compatible/default-base-urls.ts'
@@ -31,6 +32,7 @@ adaptors.set(16, zhipuAdaptor)
 adaptors.set(23, hunyuanAdaptor)
 adaptors.set(34, cozeAdaptor)
 adaptors.set(37, cloudflareAdaptor)
+adaptors.set(38, deeplAdaptor)
 
 /** Adaptors that serve Anthropic Messages clients natively; other types are bridged (anthropic-client/). */
 const anthropicNative = new Map<number, Adaptor>([[14, anthropicNativeAdaptor]])

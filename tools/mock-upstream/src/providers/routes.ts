@@ -7,10 +7,11 @@ import type { FaultPlan } from '../faults.ts'
 import { handleBaiduToken, handleBaiduWorkshop } from './baidu.ts'
 import { CLOUDFLARE_PATH, refuseCloudflareAuth } from './cloudflare.ts'
 import { handleCoze, refuseCozeAuth } from './coze.ts'
+import { handleDeepl, refuseDeeplAuth } from './deepl.ts'
 import { handleHunyuan, refuseTencentAuth } from './tencent.ts'
 import { type Refusal, refuseZhipuAuth } from './zhipu.ts'
 
-export type Provider = 'zhipu' | 'tencent' | 'coze' | 'cloudflare' | 'baidu'
+export type Provider = 'zhipu' | 'tencent' | 'coze' | 'cloudflare' | 'baidu' | 'deepl'
 
 /** A handler of a provider's own format (the OpenAI-format handlers serve the others). */
 export type NativeHandler = (
@@ -62,6 +63,7 @@ export function matchProviderRoute(
       native: (response, json, faults, query) => handleBaiduWorkshop(response, query, kind, json, faults),
     }
   }
+  if (pathname === '/v2/translate') return { provider: 'deepl', endpoint: 'chat', native: handleDeepl }
   if (pathname === '/v3/chat') return { provider: 'coze', endpoint: 'chat', native: handleCoze }
   // Tencent Cloud API 3.0: every action is a POST to / named by X-TC-Action.
   if (pathname === '/' && headers['x-tc-action'] !== undefined) {
@@ -86,6 +88,8 @@ export function refuseProviderAuth(
       return refuseCozeAuth(headers)
     case 'cloudflare':
       return refuseCloudflareAuth(headers, pathname)
+    case 'deepl':
+      return refuseDeeplAuth(headers)
     case 'baidu':
       // The token endpoint checks the key, the workshop its token (baidu.ts).
       return undefined

@@ -18,8 +18,10 @@ export class BaiduStream extends ChatChunkStream {
       return // not an event of the API
     }
     if (!isRecord(json)) return
-    if (json.error_code !== undefined && json.error_code !== 0)
-      return this.fail(baiduError(json, { headers: {} }))
+    if (json.error_code !== undefined && json.error_code !== 0) {
+      this.fail(baiduError(json, { headers: {} }))
+      return
+    }
     if (typeof json.id === 'string') this.id = json.id
     const usage = normaliseUsage(json.usage)
     if (usage && usage.totalTokens > 0) this.setUsage(usage)

@@ -11,7 +11,10 @@ import { hunyuanError, hunyuanFinishReason, hunyuanUsage } from './response.ts'
 
 export class HunyuanStream extends ChatChunkStream {
   protected onEvent(event: SseEvent): void {
-    if (event.data === '[DONE]') return this.complete()
+    if (event.data === '[DONE]') {
+      this.complete()
+      return
+    }
     let json: unknown
     try {
       json = JSON.parse(event.data)
@@ -21,7 +24,8 @@ export class HunyuanStream extends ChatChunkStream {
     if (!isRecord(json)) return
     const error = isRecord(json.Response) ? json.Response.Error : json.Error
     if (isRecord(error)) {
-      return this.fail(hunyuanError(error, { status: 200, headers: {}, body: Buffer.from(event.data) }))
+      this.fail(hunyuanError(error, { status: 200, headers: {}, body: Buffer.from(event.data) }))
+      return
     }
     if (typeof json.Id === 'string') this.id = json.Id
     this.setUsage(hunyuanUsage(json.Usage))

@@ -12,7 +12,10 @@ import { zhipuFinishReason } from './response.ts'
 
 export class ZhipuStream extends ChatChunkStream {
   protected onEvent(event: SseEvent): void {
-    if (event.data === '[DONE]') return this.complete()
+    if (event.data === '[DONE]') {
+      this.complete()
+      return
+    }
     let json: unknown
     try {
       json = JSON.parse(event.data)
@@ -20,7 +23,10 @@ export class ZhipuStream extends ChatChunkStream {
       return // not an event of the API
     }
     if (!isRecord(json)) return
-    if (isRecord(json.error)) return this.fail(mapUpstreamError(200, event.data))
+    if (isRecord(json.error)) {
+      this.fail(mapUpstreamError(200, event.data))
+      return
+    }
     if (typeof json.id === 'string') this.id = json.id
     if (typeof json.model === 'string') this.model = json.model
     this.setUsage(normaliseUsage(json.usage))

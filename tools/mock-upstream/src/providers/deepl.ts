@@ -17,7 +17,7 @@ export function refuseDeeplAuth(headers: IncomingHttpHeaders): Refusal | undefin
   return { status: 403, body: JSON.stringify({ message: 'Forbidden' }) }
 }
 
-export function handleDeepl(response: ServerResponse, json: Record<string, unknown>): void {
+export function handleDeepl(response: ServerResponse, json: Record<string, unknown>): Promise<void> | void {
   const texts = json.text
   const target = json.target_lang
   if (!Array.isArray(texts) || texts.length === 0 || typeof target !== 'string' || target === '') {

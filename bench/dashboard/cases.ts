@@ -1,26 +1,39 @@
 import { adminDashboard, userDashboard } from '../../apps/server/src/admin/dashboard/dashboard-service.ts'
+import { FinishedDaysCache } from '../../apps/server/src/admin/dashboard/period-usage.ts'
 import type { AppContext } from '../../apps/server/src/app-context.ts'
-import type { BenchCase } from '../log-queries/cases.ts'
 import { END_TIME, FIRST_USER_ID, modelName, userName } from '../log-queries/seed.ts'
 
 const DAY = 86_400
 
+export interface DashboardCase {
+  name: string
+  /** One answer with an empty cache of finished days; returns how many rows it gave. */
+  uncached(): Promise<number>
+  /** One answer with the server's cache. */
+  cached(): Promise<number>
+}
+
 /**
- * Every query the dashboards run, through the functions the routes call: a user's own dashboard,
- * and the administrator's with each filter the console offers, over the default week and a month.
+ * Every query the dashboards run, through the functions the routes call: a user's own dashboard
+ * (not cached: one user's rows), and the administrator's with each filter the console offers,
+ * over the default week and a month.
  */
-export function dashboardCases(context: AppContext): BenchCase[] {
-  const own = (name: string, userId: number): BenchCase => ({
-    name: `user dashboard: ${name}`,
-    run: async () => (await userDashboard(context, userId)).length,
-  })
-  const admin = (name: string, query: Record<string, string | number>): BenchCase => ({
-    name: `admin dashboard: ${name}`,
-    run: async () => {
-      const data = await adminDashboard(context, query)
+export function dashboardCases(context: AppContext): DashboardCase[] {
+  const own = (name: string, userId: number): DashboardCase => {
+    const run = async () => (await userDashboard(context, userId)).length
+    return { name: `user dashboard: ${name}`, uncached: run, cached: run }
+  }
+  const admin = (name: string, query: Record<string, string | number>): DashboardCase => {
+    const run = async (cache?: FinishedDaysCache) => {
+      const data = await adminDashboard(context, query, cache)
       return data.days.length + data.models.length + data.channels.length + data.users.length
-    },
-  })
+    }
+    return {
+      name: `admin dashboard: ${name}`,
+      uncached: () => run(new FinishedDaysCache()),
+      cached: () => run(),
+    }
+  }
   const month = { start_timestamp: END_TIME - 30 * DAY, end_timestamp: END_TIME }
   return [
     own('heavy user (user0)', FIRST_USER_ID),
@@ -35,5 +48,6 @@ export function dashboardCases(context: AppContext): BenchCase[] {
     admin('last 8 days, popular channel', { channel: 1 }),
     admin('30 days, popular channel', { ...month, channel: 1 }),
     admin('last 8 days, model and channel', { model_name: modelName(0), channel: 1 }),
+    admin('30 days, model and channel', { ...month, model_name: modelName(0), channel: 1 }),
   ]
 }

@@ -7,37 +7,27 @@
  *
  *   node_modules/.bin/tsx bench/log-queries/write-rate.ts
  *
- * BENCH_SQL_DSN / BENCH_SQLITE_PATH as in run.ts (a reused 1M-row database shows the cost of
+ * BENCH_SQL_DSN / BENCH_SQLITE_PATH as in bench/shared/runner.ts (a reused 1M-row database shows the cost of
  * index maintenance on a large table; the rows written here stay in it).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Kysely } from 'kysely'
-import pino from 'pino'
 import { LogWriter } from '../../apps/server/src/billing/log-writer.ts'
-import { createRuntime } from '../../apps/server/src/bootstrap.ts'
-import { loadConfig } from '../../apps/server/src/config/env.ts'
 import { isMysql } from '../../apps/server/src/db/dialect.ts'
 import { systemLog } from '../../apps/server/src/db/repositories/logs-repository.ts'
 import type { LogSchema, NewLog } from '../../apps/server/src/db/schema.ts'
+import { withBenchRuntime } from '../shared/runner.ts'
 import { modelName, tokenName, userName } from './seed.ts'
 
 const ROWS = Number(process.env.BENCH_WRITE_ROWS ?? 10_000)
 const ROUNDS = 3
 
-async function main() {
-  const directory = mkdtempSync(join(tmpdir(), 'one-api-bench-writes-'))
-  const config = loadConfig({
-    SQLITE_PATH: process.env.BENCH_SQLITE_PATH ?? join(directory, 'bench.db'),
-    SQL_DSN: process.env.BENCH_SQL_DSN,
-    INITIAL_ROOT_PASSWORD: 'bench-password-1',
-    SESSION_SECRET: 'bench',
-  })
-  const runtime = await createRuntime(config, pino({ level: 'silent' }))
-  const { logDb, logDialect } = runtime.context
-  try {
+function main() {
+  return withBenchRuntime('writes', async (context) => {
+    const { logDb, logDialect } = context
     const rates: Record<Variant, number[]> = {
       'plain inserts': [],
       LogWriter: [],
@@ -67,10 +57,7 @@ async function main() {
       .select((eb) => eb.fn.countAll().as('rows'))
       .executeTakeFirst()
     writeReport(logDialect, Number(existing?.rows ?? 0), lines)
-  } finally {
-    await runtime.close()
-    rmSync(directory, { recursive: true, force: true })
-  }
+  })
 }
 
 function writeReport(dialect: string, rows: number, lines: string[]): void {

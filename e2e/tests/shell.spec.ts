@@ -1,5 +1,5 @@
 import { ROOT_PASSWORD } from '../constants.ts'
-import { captureScreen, expect, heading, menuLink, signIn, test } from '../support.ts'
+import { captureScreen, expect, expectAccessible, heading, menuLink, signIn, test } from '../support.ts'
 
 const MENU_PAGES = [
   { label: 'Home', path: '/', heading: 'Welcome to One API' },
@@ -49,6 +49,23 @@ test('root signs in, sees the admin menu and every menu item opens its page', as
     await menuLink(page, item.label).click()
     await expect(page).toHaveURL((url) => url.pathname === item.path)
     await expect(heading(page, item.heading)).toBeVisible()
+  }
+})
+
+test('a menu link under the pointer stays readable in light and dark mode', async ({ page }) => {
+  await signIn(page, 'root', ROOT_PASSWORD)
+  await menuLink(page, 'Log').click()
+  await expect(heading(page, 'Usage logs')).toBeVisible()
+  // The current page's link and another one, each hovered in both schemes.
+  for (const label of ['Log', 'Token']) {
+    for (const scheme of ['light', 'dark']) {
+      await page.evaluate(
+        (value) => document.documentElement.setAttribute('data-mantine-color-scheme', value),
+        scheme,
+      )
+      await menuLink(page, label).hover()
+      await expectAccessible(page, `the ${label} menu link hovered (${scheme})`)
+    }
   }
 })
 
@@ -187,4 +204,6 @@ test('on a phone the sidebar holds the menu with sign-in and sign-up', async ({ 
   await expect(drawer.getByRole('link', { name: 'Token' })).toBeVisible()
   await expect(drawer.getByRole('link', { name: 'Sign in' })).toBeVisible()
   await expect(drawer.getByRole('link', { name: 'Sign up' })).toBeVisible()
+  await drawer.getByRole('link', { name: 'Token' }).hover()
+  await expectAccessible(page, 'the phone sidebar with a hovered item')
 })

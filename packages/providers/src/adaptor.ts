@@ -14,13 +14,15 @@ export type RelayMode =
   | 'audio-speech'
   | 'audio-transcription'
   | 'audio-translation'
+  | 'rerank'
 
 /**
  * The API the client called, which decides the format of its request and of every answer it gets
  * (bodies, stream events, errors): OpenAI's (`/v1/chat/completions`, ...), Anthropic's Messages
- * API (`/v1/messages`) or OpenAI's Responses API (`/v1/responses`, errors in OpenAI's shape).
+ * API (`/v1/messages`), OpenAI's Responses API (`/v1/responses`, errors in OpenAI's shape) or
+ * Gemini's (`/v1beta/models/{model}:generateContent`).
  */
-export type ClientApi = 'openai' | 'anthropic' | 'responses'
+export type ClientApi = 'openai' | 'anthropic' | 'responses' | 'gemini'
 
 /** One client request as the pipeline has parsed it. The adaptor never mutates it. */
 export interface RelayRequest {
@@ -31,7 +33,12 @@ export interface RelayRequest {
    * For a client API other than OpenAI's: the client's own request. `body` and `json` then hold
    * its translation to an OpenAI chat request, which adaptors that do not speak the client's API read.
    */
-  readonly native?: { readonly json: Record<string, unknown>; readonly body: Buffer }
+  readonly native?: {
+    readonly json: Record<string, unknown>
+    readonly body: Buffer
+    /** A Gemini client's stream asked without `alt=sse`: its answer is one JSON array. */
+    readonly jsonArrayStream?: boolean
+  }
   /** Unix seconds of the request's arrival: the `created` of answers an adaptor builds itself. */
   readonly receivedAt?: number
   /**
@@ -215,6 +222,38 @@ export interface StreamTransformer {
   readonly keepAlives: number
   /** An error object the upstream sent inside the stream, if any. */
   readonly streamError: UpstreamError | undefined
+  /** The Content-Type of what the client gets; `text/event-stream` when absent. */
+  readonly contentType?: string
+}
+
+/** A follow-up call of a multi-step upstream job (see TaskPlan): a GET with these headers. */
+export interface FollowUpRequest {
+  readonly url: string
+  readonly headers: Record<string, string>
+}
+
+/**
+ * What the pipeline does after one 2xx answer of a multi-step job: `done`, the answer is the
+ * job's result (parseResponse reads it); `poll`, ask `request` after `afterMs`; `stream`, the
+ * result is `request`'s event stream (read as a stream request's answer); an error ends the job.
+ */
+export type TaskStep =
+  | { readonly kind: 'done' }
+  | { readonly kind: 'poll'; readonly afterMs: number; readonly request: FollowUpRequest }
+  | { readonly kind: 'stream'; readonly request: FollowUpRequest }
+  | UpstreamError
+
+/**
+ * An upstream that answers a request with a job to follow (submit, then poll) instead of its
+ * result. The pipeline sends buildRequest's request (its answer gathered, never streamed), then
+ * follows the steps `next` decides, within `deadlineMs` from the first call's sending, and stops
+ * when the client goes away. An answer that is not 2xx ends the job and goes to parseResponse.
+ */
+export interface TaskPlan {
+  /** The most the whole job may take before it fails (504, not retried: the job may still run). */
+  readonly deadlineMs: number
+  /** Reads the first request's answer (step 0), then each follow-up's (step 1, 2, ...). Pure. */
+  next(answer: UpstreamResponse, step: number): TaskStep
 }
 
 /**
@@ -242,6 +281,8 @@ export interface Adaptor {
   parseResponse(response: UpstreamResponse, request: RelayRequest): ParsedResponse | UpstreamError
   /** Only for 2xx responses to stream requests with an event-stream Content-Type. */
   createStreamTransformer(request: RelayRequest, built: UpstreamRequest): StreamTransformer
+  /** For a request the upstream serves as a job (asynchronous images, predictions): how to follow it. */
+  task?(request: RelayRequest, channel: ChannelCredentials): TaskPlan | undefined
 }
 
 export const isUpstreamError = (value: { kind: string }): value is UpstreamError => value.kind === 'error'

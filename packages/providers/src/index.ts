@@ -4,6 +4,11 @@ export {
   InvalidMessagesRequest,
   messagesToChatRequest,
 } from './anthropic-client/to-chat-request.ts'
+export { toGoogleErrorBody } from './gemini-client/from-chat-response.ts'
+export {
+  generateContentToChatRequest,
+  InvalidGenerateContentRequest,
+} from './gemini-client/to-chat-request.ts'
 export { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 export { withSystemPrompt } from './openai-compatible/request-body.ts'
 export { getAdaptor, supportedChannelTypes } from './registry.ts'

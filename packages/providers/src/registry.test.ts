@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts'
 import { bedrockAdaptor } from './bedrock/adaptor.ts'
 import { geminiAdaptor } from './gemini/adaptor.ts'
+import { geminiNativeAdaptor } from './gemini-client/native-adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { getAdaptor, supportedChannelTypes } from './registry.ts'
 import { relayModeFromPath } from './relay-mode.ts'
+import { vertexAdaptor } from './vertex/adaptor.ts'
+import { vertexMessagesAdaptor } from './vertex/native-messages.ts'
 
 describe('registry', () => {
   it('maps every OpenAI-format channel type to the OpenAI-compatible adaptor', () => {
@@ -19,8 +22,10 @@ describe('registry', () => {
         14,
         15,
         16,
+        17,
         23,
         24,
+        30,
         33,
         34,
         35,
@@ -29,8 +34,10 @@ describe('registry', () => {
         39,
         40,
         41,
+        42,
         44,
         45,
+        46,
         47,
         48,
         49,
@@ -49,6 +56,19 @@ describe('registry', () => {
     expect(getAdaptor(1, 'anthropic')).toBe(bridged)
     expect(getAdaptor(24)).toBe(geminiAdaptor)
     expect(getAdaptor(24, 'anthropic')).toBeDefined()
+  })
+
+  it('serves Gemini channels natively to Gemini clients and bridges the other types', () => {
+    expect(getAdaptor(24, 'gemini')).toBe(geminiNativeAdaptor)
+    const bridged = getAdaptor(14, 'gemini')
+    expect(bridged).toBeDefined()
+    expect(bridged).not.toBe(getAdaptor(14, 'anthropic'))
+    expect(getAdaptor(14, 'gemini')).toBe(bridged)
+  })
+
+  it('serves Vertex AI channels (42), natively to Messages clients (Claude models)', () => {
+    expect(getAdaptor(42)).toBe(vertexAdaptor)
+    expect(getAdaptor(42, 'anthropic')).toBe(vertexMessagesAdaptor)
   })
 
   it('serves AWS Bedrock channels (33) with the Bedrock adaptor, bridged for Messages clients', () => {

@@ -14,5 +14,7 @@ export function relayModeFromPath(path: string): RelayMode | undefined {
   if (route.startsWith('/v1/audio/speech')) return 'audio-speech'
   if (route.startsWith('/v1/audio/transcriptions')) return 'audio-transcription'
   if (route.startsWith('/v1/audio/translations')) return 'audio-translation'
+  // Not one-api's: the rerank API of Jina, Cohere and vLLM.
+  if (route.startsWith('/v1/rerank')) return 'rerank'
   return undefined
 }

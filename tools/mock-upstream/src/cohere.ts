@@ -182,3 +182,35 @@ export function handleCohereRerank(response: ServerResponse, json: Json, model: 
     }),
   )
 }
+
+/**
+ * POST /v1/rerank of an OpenAI-compatible rerank server (Jina's shape, which vLLM shares): the
+ * same ranking, `document` when return_documents is not false, `usage.total_tokens` the words of the
+ * query and documents.
+ * https://jina.ai/reranker/
+ */
+export function handleJinaRerank(response: ServerResponse, json: Json, model: string) {
+  if (typeof json.query !== 'string' || !Array.isArray(json.documents) || json.documents.length === 0)
+    return sendJson(response, 422, JSON.stringify({ detail: 'query and documents are required' }))
+  const words = json.query.toLowerCase().split(/\s+/).filter(Boolean)
+  const texts = json.documents.map((document) =>
+    String(typeof document === 'object' && document !== null ? (document as Json).text : document),
+  )
+  const results = texts
+    .map((text, index) => {
+      const hits = words.filter((word) => text.toLowerCase().includes(word)).length
+      const score = Math.round((hits / Math.max(1, words.length)) * 1e6) / 1e6
+      return {
+        index,
+        ...(json.return_documents === false ? {} : { document: { text } }),
+        relevance_score: score,
+      }
+    })
+    .sort((left, right) => right.relevance_score - left.relevance_score || left.index - right.index)
+    .slice(0, typeof json.top_n === 'number' ? json.top_n : undefined)
+  const tokens = [json.query, ...texts].reduce(
+    (sum, text) => sum + text.split(/\s+/).filter(Boolean).length,
+    0,
+  )
+  sendJson(response, 200, JSON.stringify({ model, usage: { total_tokens: tokens }, results }))
+}

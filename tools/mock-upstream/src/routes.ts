@@ -17,20 +17,28 @@ export type Endpoint =
   | 'messages'
   | 'converse'
   | 'converse-stream'
+  | 'vertex'
   | 'responses'
   | 'cohere-chat'
   | 'cohere-embed'
   | 'cohere-rerank'
+  | 'rerank'
+  | 'ollama-chat'
+  | 'ollama-embed'
 
 export interface Route {
   endpoint: Endpoint
   /** The Azure deployment name, when the path names one. */
   deployment?: string
-  /** The model named by the path (Bedrock's `/model/{modelId}/...`). */
+  /** The model named by the path (Bedrock's `/model/{modelId}/...`, Vertex AI's `.../models/{model}:...`). */
   model?: string
+  /** Vertex AI: the model's publisher (`anthropic`, `google`) and the method after the colon. */
+  publisher?: string
+  action?: string
 }
 
 const AZURE = /^\/openai\/deployments\/([^/]+)(\/.*)$/
+const VERTEX = /^\/v1\/projects\/[^/]+\/locations\/[^/]+\/publishers\/([^/]+)\/models\/([^/:]+):([A-Za-z]+)$/
 const BEDROCK = /^\/model\/([^/]+)\/(converse|converse-stream)$/
 
 export function matchRoute(method: string, pathname: string): Route | undefined {
@@ -38,6 +46,16 @@ export function matchRoute(method: string, pathname: string): Route | undefined 
   if (bedrock) {
     if (method !== 'POST') return undefined
     return { endpoint: bedrock[2] as Endpoint, model: decodeURIComponent(bedrock[1]) }
+  }
+  const vertex = VERTEX.exec(pathname)
+  if (vertex) {
+    if (method !== 'POST') return undefined
+    return {
+      endpoint: 'vertex',
+      publisher: vertex[1],
+      model: decodeURIComponent(vertex[2]),
+      action: vertex[3],
+    }
   }
   let path = pathname
   let deployment: string | undefined
@@ -69,5 +87,9 @@ function endpointOf(path: string): Endpoint | undefined {
   if (path === '/v2/chat') return 'cohere-chat'
   if (path === '/v2/embed') return 'cohere-embed'
   if (path === '/v2/rerank') return 'cohere-rerank'
+  if (path === '/rerank') return 'rerank'
+  // Ollama's native API.
+  if (path === '/api/chat') return 'ollama-chat'
+  if (path === '/api/embed') return 'ollama-embed'
   return undefined
 }

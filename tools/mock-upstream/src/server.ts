@@ -9,8 +9,15 @@ import { handleMessages, refuseAnthropicHeaders, sendAnthropicError } from './an
 import { checkAwsSignature, MOCK_AWS_CREDENTIALS } from './aws-signature.ts'
 import { handleConverse, sendBedrockError } from './bedrock.ts'
 import { handleChat } from './chat.ts'
-import { handleCohereChat, handleCohereEmbed, handleCohereRerank, sendCohereError } from './cohere.ts'
+import {
+  handleCohereChat,
+  handleCohereEmbed,
+  handleCohereRerank,
+  handleJinaRerank,
+  sendCohereError,
+} from './cohere.ts'
 import { handleCompletions } from './completions.ts'
+import { DashScope, isDashScopePath } from './dashscope.ts'
 import {
   handleEmbeddings,
   handleImages,
@@ -36,10 +43,13 @@ import {
   sendGeminiError,
 } from './gemini.ts'
 import { parseMultipart } from './multipart-fields.ts'
+import { handleOllamaChat, handleOllamaEmbed, sendOllamaError } from './ollama.ts'
 import { matchProviderRoute, type ProviderRoute, refuseProviderAuth } from './providers/routes.ts'
+import { isReplicatePath, Replicate } from './replicate.ts'
 import { handleResponses } from './responses.ts'
 import { matchRoute, type Route } from './routes.ts'
 import { handleSpeech } from './speech.ts'
+import { handleVertex, sendGoogleStatus, VertexAuth } from './vertex.ts'
 
 export interface MockUpstreamOptions {
   port?: number
@@ -70,6 +80,8 @@ export interface MockUpstream {
   readonly requests: readonly RecordedRequest[]
   addFault(rule: FaultRule): void
   clearFaults(): void
+  /** Google's side of Vertex AI: service accounts whose assertions the token endpoint takes, tokens issued. */
+  readonly vertex: Pick<VertexAuth, 'addServiceAccount' | 'revokeTokens' | 'issued'>
   /** Clears the request log and the fault rules. */
   reset(): void
   close(): Promise<void>
@@ -98,6 +110,9 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
   const log: RecordedRequest[] = []
   const logSize = options.requestLogSize ?? 200
   const apiKeys = options.apiKeys ? new Set(options.apiKeys) : undefined
+  const dashScope = new DashScope(apiKeys)
+  const replicate = new Replicate(apiKeys)
+  const vertexAuth = new VertexAuth()
 
   function control(request: IncomingMessage, response: ServerResponse, pathname: string, body: Buffer) {
     const route = `${request.method} ${pathname}`
@@ -136,6 +151,17 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     sendJson(response, 404, JSON.stringify({ error: `unknown control route ${route}` }))
   }
 
+  function record(
+    request: IncomingMessage,
+    path: string,
+    body: Buffer,
+    json: Record<string, unknown> | undefined,
+  ) {
+    if (logSize === 0) return
+    log.push({ method: request.method ?? '', path, headers: request.headers, body, json })
+    if (log.length > logSize) log.shift()
+  }
+
   let requestCount = 0
 
   async function relay(
@@ -149,25 +175,21 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     response.setHeader('x-request-id', `req_mock_${++requestCount}`)
     const contentType = request.headers['content-type'] ?? ''
     const json = route.endpoint === 'models' ? {} : parseJsonBody(body, contentType)
-    if (logSize > 0) {
-      log.push({
-        method: request.method ?? '',
-        path,
-        headers: request.headers,
-        body,
-        json: json === 'invalid' ? undefined : json,
-      })
-      if (log.length > logSize) log.shift()
-    }
+    record(request, path, body, json === 'invalid' ? undefined : json)
     const anthropic = route.endpoint === 'messages'
     const bedrock = route.endpoint === 'converse' || route.endpoint === 'converse-stream'
+    const vertex = route.endpoint === 'vertex'
     const fail = anthropic
       ? sendAnthropicError
       : bedrock
         ? (reply: ServerResponse, status: number) => sendBedrockError(reply, status)
-        : route.endpoint.startsWith('cohere-')
-          ? sendCohereError
-          : sendError
+        : vertex
+          ? (reply: ServerResponse, status: number) => sendGoogleStatus(reply, status)
+          : route.endpoint.startsWith('cohere-')
+            ? sendCohereError
+            : route.endpoint.startsWith('ollama-')
+              ? sendOllamaError
+              : sendError
     const refusal = route.provider
       ? refuseProviderAuth(route.provider, request.headers, body, path.split('?', 1)[0]!)
       : undefined
@@ -180,6 +202,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       const credentials = options.awsCredentials ?? MOCK_AWS_CREDENTIALS
       const signature = await checkAwsSignature('POST', path, request.headers, body, 'bedrock', credentials)
       if (signature) return sendBedrockError(response, 403, signature.errorType, signature.message)
+    } else if (vertex) {
+      if (vertexAuth.refuseBearer(response, request.headers)) return
     } else if (apiKeys && !apiKeys.has(keyOf(request.headers))) return fail(response, 401, '')
     if (json === 'invalid') {
       const message =
@@ -216,6 +240,14 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
         return handleChat(response, input, model, faults)
       case 'messages':
         return handleMessages(response, input, model, faults)
+      case 'vertex':
+        return handleVertex(
+          response,
+          input,
+          route,
+          path.includes('?') ? path.slice(path.indexOf('?') + 1) : '',
+          faults,
+        )
       case 'converse':
       case 'converse-stream':
         return handleConverse(response, input, route.endpoint === 'converse-stream', faults)
@@ -223,6 +255,12 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
         return handleCohereChat(response, input, model, faults)
       case 'cohere-embed':
         return handleCohereEmbed(response, input, model)
+      case 'ollama-chat':
+        return handleOllamaChat(response, input, model, faults)
+      case 'ollama-embed':
+        return handleOllamaEmbed(response, input, model)
+      case 'rerank':
+        return handleJinaRerank(response, input, model)
       case 'cohere-rerank':
         return handleCohereRerank(response, input, model)
       case 'responses':
@@ -291,6 +329,22 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     const path = request.url ?? '/'
     const pathname = path.split('?', 1)[0]
     if (pathname.startsWith('/__mock/')) return control(request, response, pathname, body)
+    if (isDashScopePath(pathname)) {
+      const json = parseJsonBody(body, request.headers['content-type'] ?? '')
+      const parsed = json === 'invalid' ? undefined : json
+      record(request, path, body, parsed)
+      return dashScope.handle(request.method ?? 'GET', pathname, request.headers, parsed, response)
+    }
+    if (isReplicatePath(pathname)) {
+      const json = parseJsonBody(body, request.headers['content-type'] ?? '')
+      const parsed = json === 'invalid' ? undefined : json
+      record(request, path, body, parsed)
+      return replicate.handle(request.method ?? 'GET', pathname, request.headers, parsed, response)
+    }
+    if (pathname === '/token' && request.method === 'POST') {
+      record(request, path, body, undefined)
+      return vertexAuth.token(response, request.headers, body)
+    }
     const gemini = matchGeminiRoute(request.method ?? 'GET', pathname)
     if (gemini) return relayGemini(request, response, gemini, body, path)
     const provider = matchProviderRoute(request.method ?? 'GET', pathname, request.headers)
@@ -331,6 +385,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     url: `http://${host}:${address.port}`,
     port: address.port,
     requests: log,
+    vertex: vertexAuth,
     addFault: (rule) => rules.add(rule),
     clearFaults: () => rules.clear(),
     reset: () => {

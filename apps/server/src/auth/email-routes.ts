@@ -7,7 +7,13 @@ import { queryText } from '../http/request-params.ts'
 import { currentUser, ok, type RouteDefinition } from '../http/route.ts'
 import { parseInput } from '../http/validate.ts'
 import { assertEmailDomainAllowed, parseEmail } from './email-address.ts'
-import { assertMailResendAllowed, consumeMailCode, newMailCode, storeMailCode } from './mail-codes.ts'
+import {
+  assertMailResendAllowed,
+  consumeMailCode,
+  type MailCodePurpose,
+  newMailCode,
+  storeMailCode,
+} from './mail-codes.ts'
 import { sendPasswordResetMail, sendVerificationMail } from './mail-messages.ts'
 import { hashPassword } from './password.ts'
 import { randomString } from './random.ts'
@@ -17,11 +23,40 @@ const WRONG_CODE = 'The verification code is wrong or has expired'
 const WRONG_RESET_LINK = 'The reset link is invalid or has expired: please ask for a new one'
 const EMAIL_TAKEN = 'This email address is already used by another account'
 const NEW_PASSWORD_LENGTH = 12
+// The same answer whether or not an account has the address, so nobody can probe for one.
+const RESET_MAIL_SENT = 'If an account uses this address, a reset link has been sent to it'
 
 const resetInputSchema = z.object({
   email: z.string({ error: 'email is required' }),
   token: z.string({ error: 'token is required' }).max(64),
 })
+
+/**
+ * A new code (or reset token) of `purpose` for `email`: refused while the last one is too recent,
+ * else stored and sent with `send`.
+ */
+async function mailNewCode(
+  context: AppContext,
+  purpose: MailCodePurpose,
+  email: string,
+  send: (context: AppContext, email: string, code: string) => Promise<unknown>,
+): Promise<void> {
+  await assertMailResendAllowed(context, purpose, email)
+  const code = newMailCode(purpose)
+  await storeMailCode(context, purpose, email, code)
+  await send(context, email, code)
+}
+
+/** Uses up the code sent to `email`; a wrong or expired one is refused with `error`. */
+async function takeMailCode(
+  context: AppContext,
+  purpose: MailCodePurpose,
+  email: string,
+  code: string,
+  error: string,
+): Promise<void> {
+  if (!(await consumeMailCode(context, purpose, email, code))) throw badRequest(error)
+}
 
 /** Email codes (verification, binding) and the password reset by mail. */
 export function emailRoutes(context: AppContext): RouteDefinition[] {
@@ -37,10 +72,7 @@ export function emailRoutes(context: AppContext): RouteDefinition[] {
         const email = parseEmail(queryText(request, 'email'))
         assertEmailDomainAllowed(options, email)
         if (await findUserByEmail(db, email)) throw conflict(EMAIL_TAKEN)
-        await assertMailResendAllowed(context, 'email-verification', email)
-        const code = newMailCode('email-verification')
-        await storeMailCode(context, 'email-verification', email, code)
-        await sendVerificationMail(context, email, code)
+        await mailNewCode(context, 'email-verification', email, sendVerificationMail)
         return ok(undefined, 'The verification code has been sent')
       },
     },
@@ -56,9 +88,7 @@ export function emailRoutes(context: AppContext): RouteDefinition[] {
         assertEmailDomainAllowed(options, email)
         const holder = await findUserByEmail(db, email)
         if (holder && holder.id !== user.id) throw conflict(EMAIL_TAKEN)
-        if (!(await consumeMailCode(context, 'email-verification', email, queryText(request, 'code')))) {
-          throw badRequest(WRONG_CODE)
-        }
+        await takeMailCode(context, 'email-verification', email, queryText(request, 'code'), WRONG_CODE)
         await updateUserFields(db, user.id, { email })
         return ok(undefined, 'The email address is bound')
       },
@@ -72,15 +102,10 @@ export function emailRoutes(context: AppContext): RouteDefinition[] {
         await checkTurnstile(context, request)
         const email = parseEmail(queryText(request, 'email'))
         const user = await findUserByEmail(db, email)
-        // The same answer whether or not an account has this address, so nobody can probe for one.
-        if (!user || user.status !== UserStatus.enabled) {
-          return ok(undefined, 'If an account uses this address, a reset link has been sent to it')
+        if (user?.status === UserStatus.enabled) {
+          await mailNewCode(context, 'password-reset', email, sendPasswordResetMail)
         }
-        await assertMailResendAllowed(context, 'password-reset', email)
-        const token = newMailCode('password-reset')
-        await storeMailCode(context, 'password-reset', email, token)
-        await sendPasswordResetMail(context, email, token)
-        return ok(undefined, 'If an account uses this address, a reset link has been sent to it')
+        return ok(undefined, RESET_MAIL_SENT)
       },
     },
     {
@@ -91,9 +116,7 @@ export function emailRoutes(context: AppContext): RouteDefinition[] {
       handler: async (request) => {
         const input = parseInput(resetInputSchema, request.body)
         const email = parseEmail(input.email)
-        if (!(await consumeMailCode(context, 'password-reset', email, input.token))) {
-          throw badRequest(WRONG_RESET_LINK)
-        }
+        await takeMailCode(context, 'password-reset', email, input.token, WRONG_RESET_LINK)
         const user = await findUserByEmail(db, email)
         if (!user || user.status !== UserStatus.enabled) throw badRequest(WRONG_RESET_LINK)
         // A new random password, shown once to the person holding the link; every session ends.

@@ -57,10 +57,20 @@ export function estimatePromptTokens(input: CostInput): number {
   }
   if (mode === 'completions') return countCompletionPromptTokens(json.prompt, model, options)
   if (mode === 'embeddings' || mode === 'moderations') return countInputTokens(json.input, model, options)
+  if (mode === 'rerank') return countInputTokens(rerankTexts(json), model, options)
   if (mode === 'images' && isTokenPricedImageModel(model) && typeof json.prompt === 'string') {
     return countTextTokens(json.prompt, model, options)
   }
   return 0
+}
+
+/** The texts a rerank model reads: the query and every document. */
+function rerankTexts(json: Record<string, unknown>): string[] {
+  const documents = Array.isArray(json.documents) ? json.documents : []
+  const texts = documents.map((document) =>
+    typeof document === 'string' ? document : String((document as { text?: unknown })?.text ?? ''),
+  )
+  return [String(json.query ?? ''), ...texts]
 }
 
 const isTokenPricedImageModel = (model: string) => model.startsWith(TOKEN_PRICED_IMAGE_PREFIX)

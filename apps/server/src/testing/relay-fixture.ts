@@ -23,8 +23,11 @@ export interface ChannelFields {
   system_prompt?: string
   /** Another upstream than the mock (e.g. a proxy in front of it). */
   base_url?: string
-  /** The channel's config column as the console sends it: a JSON object in a string. */
-  config?: string
+  /**
+   * The channel's config column (plugin, api_version, user_id, ...): an object, or a JSON object in
+   * a string as the console sends it.
+   */
+  config?: string | Record<string, unknown>
   /** The legacy `other` column. */
   other?: string
 }

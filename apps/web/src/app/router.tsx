@@ -4,21 +4,24 @@ import { Loading } from '@/components/loading.tsx'
 import { NotFoundPage } from '@/components/not-found-page.tsx'
 import { RouteErrorPage } from '@/components/route-error-page.tsx'
 import { RequireAdmin, RequireSignIn } from '@/components/route-guards.tsx'
+import { type CatalogueBundle, loadCatalogues } from '@/i18n/i18n.ts'
 import { loadChunk } from '@/lib/chunk-load.ts'
 import { registerNavigate } from '@/lib/navigation.ts'
 import { AppLayout } from './layout/app-layout.tsx'
 
 /**
- * A route whose page is its own chunk, fetched on first visit: `page(() => import(file), 'Name')`.
- * While it downloads the layout shows the loading placeholder; a failed download reaches the
- * route's error page as a ChunkLoadError.
+ * A route whose page is its own chunk, fetched on first visit with the translation bundles it
+ * uses: `page(() => import(file), 'Name', ['channels'])` (the core bundle is always there). While
+ * they download the layout shows the loading placeholder; a failed download reaches the route's
+ * error page as a ChunkLoadError.
  */
 function page<Module, Name extends keyof Module>(
   load: () => Promise<Module>,
   name: Name,
+  bundles: readonly CatalogueBundle[] = [],
 ): RouteObject['lazy'] {
   return async () => {
-    const module = await loadChunk(load)
+    const [module] = await Promise.all([loadChunk(load), loadChunk(() => loadCatalogues(bundles))])
     return { Component: module[name] as ComponentType }
   }
 }
@@ -33,64 +36,94 @@ const routes: RouteObject[] = [
         // A second boundary inside the layout keeps the header and menu on a page's error.
         errorElement: <RouteErrorPage />,
         children: [
-          { index: true, lazy: page(() => import('@/features/home/pages/home-page.tsx'), 'HomePage') },
+          {
+            index: true,
+            lazy: page(() => import('@/features/home/pages/home-page.tsx'), 'HomePage', ['home']),
+          },
           { path: 'login', lazy: page(() => import('@/features/auth/pages/login-page.tsx'), 'LoginPage') },
           {
             path: 'register',
-            lazy: page(() => import('@/features/auth/pages/register-page.tsx'), 'RegisterPage'),
+            lazy: page(() => import('@/features/auth/pages/register-page.tsx'), 'RegisterPage', ['auth']),
           },
           {
             path: 'github',
             lazy: page(
               () => import('@/features/auth/pages/github-authorize-page.tsx'),
               'GitHubAuthorizePage',
+              ['auth'],
             ),
           },
           {
             path: 'oauth/github',
-            lazy: page(() => import('@/features/auth/pages/github-callback-page.tsx'), 'GitHubCallbackPage'),
+            lazy: page(() => import('@/features/auth/pages/github-callback-page.tsx'), 'GitHubCallbackPage', [
+              'auth',
+            ]),
           },
           {
             path: 'oauth/lark',
-            lazy: page(() => import('@/features/auth/pages/lark-callback-page.tsx'), 'LarkCallbackPage'),
+            lazy: page(() => import('@/features/auth/pages/lark-callback-page.tsx'), 'LarkCallbackPage', [
+              'auth',
+            ]),
           },
           {
             path: 'oauth/oidc',
-            lazy: page(() => import('@/features/auth/pages/oidc-callback-page.tsx'), 'OidcCallbackPage'),
+            lazy: page(() => import('@/features/auth/pages/oidc-callback-page.tsx'), 'OidcCallbackPage', [
+              'auth',
+            ]),
           },
           {
             path: 'reset',
-            lazy: page(() => import('@/features/auth/pages/forgot-password-page.tsx'), 'ForgotPasswordPage'),
+            lazy: page(() => import('@/features/auth/pages/forgot-password-page.tsx'), 'ForgotPasswordPage', [
+              'auth',
+            ]),
           },
           {
             // The link of the password reset mail.
             path: 'user/reset',
-            lazy: page(() => import('@/features/auth/pages/reset-landing-page.tsx'), 'ResetLandingPage'),
+            lazy: page(() => import('@/features/auth/pages/reset-landing-page.tsx'), 'ResetLandingPage', [
+              'auth',
+            ]),
           },
-          { path: 'chat', lazy: page(() => import('@/features/chat/pages/chat-page.tsx'), 'ChatPage') },
+          {
+            path: 'chat',
+            lazy: page(() => import('@/features/chat/pages/chat-page.tsx'), 'ChatPage', ['chat']),
+          },
           {
             element: <RequireSignIn />,
             children: [
               {
                 path: 'token',
-                lazy: page(() => import('@/features/tokens/pages/tokens-page.tsx'), 'TokensPage'),
+                lazy: page(() => import('@/features/tokens/pages/tokens-page.tsx'), 'TokensPage', ['tokens']),
               },
               {
                 path: 'token/add',
-                lazy: page(() => import('@/features/tokens/pages/token-form-page.tsx'), 'TokenFormPage'),
+                lazy: page(() => import('@/features/tokens/pages/token-form-page.tsx'), 'TokenFormPage', [
+                  'tokens',
+                ]),
               },
               {
                 path: 'token/edit/:id',
-                lazy: page(() => import('@/features/tokens/pages/token-form-page.tsx'), 'TokenFormPage'),
+                lazy: page(() => import('@/features/tokens/pages/token-form-page.tsx'), 'TokenFormPage', [
+                  'tokens',
+                ]),
               },
-              { path: 'log', lazy: page(() => import('@/features/logs/pages/logs-page.tsx'), 'LogsPage') },
+              {
+                path: 'log',
+                lazy: page(() => import('@/features/logs/pages/logs-page.tsx'), 'LogsPage', ['logs']),
+              },
               {
                 path: 'topup',
-                lazy: page(() => import('@/features/redemptions/pages/top-up-page.tsx'), 'TopUpPage'),
+                lazy: page(() => import('@/features/redemptions/pages/top-up-page.tsx'), 'TopUpPage', [
+                  'redemptions',
+                ]),
               },
               {
                 path: 'setting',
-                lazy: page(() => import('@/features/settings/pages/settings-page.tsx'), 'SettingsPage'),
+                lazy: page(() => import('@/features/settings/pages/settings-page.tsx'), 'SettingsPage', [
+                  'settings',
+                  'auth',
+                  'redemptions',
+                ]),
               },
               // Editing one's own profile: no group or quota fields.
               {
@@ -98,24 +131,28 @@ const routes: RouteObject[] = [
                 lazy: page(
                   () => import('@/features/settings/pages/profile-edit-page.tsx'),
                   'ProfileEditPage',
+                  ['settings', 'auth', 'redemptions'],
                 ),
               },
               {
                 path: 'models',
-                lazy: page(() => import('@/features/models/pages/models-page.tsx'), 'ModelsPage'),
+                lazy: page(() => import('@/features/models/pages/models-page.tsx'), 'ModelsPage', ['models']),
               },
               {
                 element: <RequireAdmin />,
                 children: [
                   {
                     path: 'channel',
-                    lazy: page(() => import('@/features/channels/pages/channels-page.tsx'), 'ChannelsPage'),
+                    lazy: page(() => import('@/features/channels/pages/channels-page.tsx'), 'ChannelsPage', [
+                      'channels',
+                    ]),
                   },
                   {
                     path: 'channel/add',
                     lazy: page(
                       () => import('@/features/channels/pages/channel-form-page.tsx'),
                       'ChannelFormPage',
+                      ['channels'],
                     ),
                   },
                   {
@@ -123,6 +160,7 @@ const routes: RouteObject[] = [
                     lazy: page(
                       () => import('@/features/channels/pages/channel-form-page.tsx'),
                       'ChannelFormPage',
+                      ['channels'],
                     ),
                   },
                   {
@@ -130,6 +168,7 @@ const routes: RouteObject[] = [
                     lazy: page(
                       () => import('@/features/redemptions/pages/redemptions-page.tsx'),
                       'RedemptionsPage',
+                      ['redemptions'],
                     ),
                   },
                   {
@@ -137,6 +176,7 @@ const routes: RouteObject[] = [
                     lazy: page(
                       () => import('@/features/redemptions/pages/redemption-form-page.tsx'),
                       'RedemptionFormPage',
+                      ['redemptions'],
                     ),
                   },
                   {
@@ -144,19 +184,24 @@ const routes: RouteObject[] = [
                     lazy: page(
                       () => import('@/features/redemptions/pages/redemption-form-page.tsx'),
                       'RedemptionFormPage',
+                      ['redemptions'],
                     ),
                   },
                   {
                     path: 'user',
-                    lazy: page(() => import('@/features/users/pages/users-page.tsx'), 'UsersPage'),
+                    lazy: page(() => import('@/features/users/pages/users-page.tsx'), 'UsersPage', ['users']),
                   },
                   {
                     path: 'user/add',
-                    lazy: page(() => import('@/features/users/pages/user-form-page.tsx'), 'UserFormPage'),
+                    lazy: page(() => import('@/features/users/pages/user-form-page.tsx'), 'UserFormPage', [
+                      'users',
+                    ]),
                   },
                   {
                     path: 'user/edit/:id',
-                    lazy: page(() => import('@/features/users/pages/user-form-page.tsx'), 'UserFormPage'),
+                    lazy: page(() => import('@/features/users/pages/user-form-page.tsx'), 'UserFormPage', [
+                      'users',
+                    ]),
                   },
                 ],
               },

@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { render } from '@testing-library/react'
 import type { ReactElement } from 'react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
-import '@/i18n/i18n.ts'
+import '@/testing/all-catalogues.ts'
 
 /** Renders a screen piece as the console does: Mantine, TanStack Query, a router at `url`. */
 export function renderWithProviders(element: ReactElement, url = '/') {

@@ -14,7 +14,7 @@ import type {
   UpstreamRequest,
 } from '../adaptor.ts'
 import { localError } from '../shared/upstream-error.ts'
-import { cohereChatBody, cohereEmbedBody } from './request-body.ts'
+import { cohereChatBody, cohereEmbedBody, cohereRerankBody } from './request-body.ts'
 import { parseCohereResponse } from './response.ts'
 import { CohereToOpenAiStream } from './stream.ts'
 
@@ -22,7 +22,11 @@ export const COHERE_DEFAULT_BASE_URL = 'https://api.cohere.ai'
 /** Cohere's v3+ embedding models require an input type; documents unless the channel says otherwise. */
 const DEFAULT_INPUT_TYPE = 'search_document'
 
-const PATHS: Partial<Record<RelayRequest['mode'], string>> = { chat: '/v2/chat', embeddings: '/v2/embed' }
+const PATHS: Partial<Record<RelayRequest['mode'], string>> = {
+  chat: '/v2/chat',
+  embeddings: '/v2/embed',
+  rerank: '/v2/rerank',
+}
 
 function baseUrl(channel: ChannelCredentials): string {
   const base = (channel.baseUrl || COHERE_DEFAULT_BASE_URL).replace(/\/+$/, '')
@@ -38,6 +42,7 @@ function body(request: RelayRequest, channel: ChannelCredentials): unknown {
       typeof configured === 'string' && configured ? configured : DEFAULT_INPUT_TYPE,
     )
   }
+  if (request.mode === 'rerank') return cohereRerankBody(request)
   return cohereChatBody(request)
 }
 

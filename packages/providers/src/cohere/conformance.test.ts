@@ -224,4 +224,46 @@ describe('Cohere beyond chat', () => {
     const vector = JSON.parse(encoded.body.toString()).data[0].embedding
     expect(Buffer.from(vector, 'base64').readFloatLE(0)).toBeCloseTo(0.016296387, 6)
   })
+
+  it('reranks through /v2/rerank and answers in the Jina shape, documents when asked', () => {
+    const documents = [
+      'Carson City is the capital.',
+      { text: 'Saipan is a capital.' },
+      'Washington',
+      'Capital punishment',
+      'Ottawa',
+    ]
+    const rerank = jsonRelayRequest('rerank', {
+      model: 'rerank-v3.5',
+      query: 'What is the capital of the United States?',
+      documents,
+      top_n: 2,
+      return_documents: true,
+    })
+    const built = cohereAdaptor.buildRequest(rerank, channel)
+    if (built.kind !== 'request') throw new Error(built.message)
+    expect(built.url).toBe('https://api.cohere.ai/v2/rerank')
+    expect(JSON.parse(String(built.body))).toEqual({
+      model: 'rerank-v3.5',
+      query: 'What is the capital of the United States?',
+      documents: [
+        'Carson City is the capital.',
+        'Saipan is a capital.',
+        'Washington',
+        'Capital punishment',
+        'Ottawa',
+      ],
+      top_n: 2,
+    })
+    const parsed = cohereAdaptor.parseResponse(
+      { status: 200, headers: {}, body: fixture('rerank.json') },
+      rerank,
+    )
+    if (parsed.kind !== 'response') throw new Error(parsed.message)
+    expect(parsed.usage).toBeUndefined()
+    expect(JSON.parse(parsed.body.toString()).results).toEqual([
+      { index: 3, relevance_score: 0.999071, document: { text: 'Capital punishment' } },
+      { index: 4, relevance_score: 0.7867867, document: { text: 'Ottawa' } },
+    ])
+  })
 })

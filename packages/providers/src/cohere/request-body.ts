@@ -97,3 +97,17 @@ export function cohereEmbedBody(request: RelayRequest, inputType: string): Json 
   if (typeof request.json?.dimensions === 'number') body.output_dimension = request.json.dimensions
   return body
 }
+
+/** The text of a rerank document given as a string or as `{text}`. */
+export const documentText = (document: unknown): string =>
+  typeof document === 'string' ? document : isRecord(document) ? String(document.text ?? '') : ''
+
+/** A Jina-style rerank request as Cohere's Rerank v2 (documents as strings). */
+export function cohereRerankBody(request: RelayRequest): Json {
+  const json = request.json ?? {}
+  const documents = Array.isArray(json.documents) ? json.documents : []
+  const body: Json = { model: request.mappedModel, query: json.query, documents: documents.map(documentText) }
+  if (typeof json.top_n === 'number') body.top_n = json.top_n
+  if (typeof json.max_tokens_per_doc === 'number') body.max_tokens_per_doc = json.max_tokens_per_doc
+  return body
+}

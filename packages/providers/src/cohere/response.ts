@@ -7,6 +7,7 @@ import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } fr
 import { openAiUsageOf } from '../shared/chat-chunks.ts'
 import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
+import { documentText } from './request-body.ts'
 
 type Json = Record<string, unknown>
 
@@ -154,6 +155,31 @@ function parseEmbed(json: Json, request: RelayRequest): ParsedResponse | Upstrea
   return { kind: 'response', body: Buffer.from(JSON.stringify(answer)), usage }
 }
 
+/**
+ * Cohere's rerank results in the Jina shape the gateway answers with (`results` of index,
+ * relevance_score and, when asked, the document). Cohere bills search units, not tokens: no usage
+ * is read, and the gateway counts the query and documents itself.
+ */
+function parseRerank(json: Json, request: RelayRequest): ParsedResponse | UpstreamError {
+  if (!Array.isArray(json.results)) {
+    return localError(502, 'invalid_upstream_response', 'upstream returned no results in its answer', {
+      retryable: true,
+      type: 'upstream_error',
+    })
+  }
+  const documents = Array.isArray(request.json?.documents) ? request.json.documents : []
+  const withDocuments = request.json?.return_documents === true
+  const results = json.results.filter(isRecord).map((result) => ({
+    index: result.index,
+    relevance_score: result.relevance_score,
+    ...(withDocuments && typeof result.index === 'number'
+      ? { document: { text: documentText(documents[result.index]) } }
+      : {}),
+  }))
+  const answer = { id: json.id, model: request.mappedModel, results }
+  return { kind: 'response', body: Buffer.from(JSON.stringify(answer)), usage: undefined }
+}
+
 export function parseCohereResponse(
   response: UpstreamResponse,
   request: RelayRequest,
@@ -161,6 +187,7 @@ export function parseCohereResponse(
   const json = parseCohereJson(response)
   if (isError(json)) return json
   if (request.mode === 'embeddings') return parseEmbed(json, request)
+  if (request.mode === 'rerank') return parseRerank(json, request)
   if (request.stream) {
     return localError(
       502,

@@ -215,6 +215,23 @@ function generationConfig(json: Json): Json {
   return config
 }
 
+/**
+ * Gemini 3 refuses a replayed function call without the thought signature it came with (400). An
+ * OpenAI conversation cannot carry one, so the first call of each model turn gets Google's
+ * documented placeholder that skips the check.
+ * https://ai.google.dev/gemini-api/docs/thought-signatures
+ */
+const SIGNED_CALLS = /^gemini-3/
+export const SKIP_SIGNATURE = 'skip_thought_signature_validator'
+
+function signFunctionCalls(turns: GeminiTurn[]): void {
+  for (const turn of turns) {
+    if (turn.role !== 'model') continue
+    const first = turn.parts.find((part) => part.functionCall !== undefined)
+    if (first && first.thoughtSignature === undefined) first.thoughtSignature = SKIP_SIGNATURE
+  }
+}
+
 /** Models that predate system instructions: the system text goes first as a user turn, as one-api sends it. */
 const NO_SYSTEM_INSTRUCTION = /^gemini-(pro|1\.0-pro)(-|$)/
 
@@ -236,6 +253,7 @@ export function geminiChatBody(json: Json, options: GeminiChatOptions): Json {
       ? json.messages
       : []
   const { system, turns } = convertMessages(messages, options.images)
+  if (SIGNED_CALLS.test(options.model)) signFunctionCalls(turns)
   const systemText = system.join('\n')
   const body: Json = { contents: turns }
   if (systemText && NO_SYSTEM_INSTRUCTION.test(options.model)) {

@@ -10,6 +10,8 @@ import { geminiAdaptor } from './adaptor.ts'
 import { geminiChatBody } from './request-body.ts'
 import { mapGeminiError } from './response.ts'
 
+type Json = Record<string, unknown>
+
 const fixture = fixtureLoader(new URL('./__fixtures__/', import.meta.url))
 const request = jsonRelayRequest('chat', {
   model: 'gemini-2.5-flash',
@@ -147,5 +149,22 @@ describe('Gemini request bodies', () => {
     expect(body.contents).toEqual([
       { role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] },
     ])
+  })
+
+  it('marks the first replayed function call of each model turn for Gemini 3, which wants a signature', () => {
+    const call = (id: string) => ({ id, type: 'function', function: { name: 'f', arguments: '{}' } })
+    const messages = [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: null, tool_calls: [call('a'), call('b')] },
+      { role: 'tool', tool_call_id: 'a', content: '1' },
+      { role: 'tool', tool_call_id: 'b', content: '2' },
+    ]
+    const parts = (model: string) =>
+      (geminiChatBody({ messages }, { model }).contents as { parts: Json[] }[])[1]!.parts
+    expect(parts('gemini-3-pro-preview')).toEqual([
+      { functionCall: { name: 'f', args: {} }, thoughtSignature: 'skip_thought_signature_validator' },
+      { functionCall: { name: 'f', args: {} } },
+    ])
+    expect(parts('gemini-2.5-flash')[0]).not.toHaveProperty('thoughtSignature')
   })
 })

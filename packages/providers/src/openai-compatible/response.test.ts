@@ -168,3 +168,48 @@ describe('parseResponse', () => {
     expect(parse(request, fixture('error-400.json'), json, 400)).toMatchObject({ kind: 'error', status: 400 })
   })
 })
+
+describe('rerank answers of OpenAI-compatible servers', () => {
+  const rerank = jsonRelayRequest('rerank', {
+    model: 'jina-reranker-v2-base-multilingual',
+    query: 'q',
+    documents: ['a'],
+  })
+  const answer = (usage: unknown) =>
+    Buffer.from(
+      JSON.stringify({
+        model: 'jina-reranker-v2-base-multilingual',
+        usage,
+        results: [{ index: 0, relevance_score: 0.9 }],
+      }),
+    )
+
+  it('passes the answer on and reads its tokens as input (Jina and vLLM report a total)', () => {
+    const body = answer({ total_tokens: 15 })
+    const parsed = parseOpenAiResponse({ status: 200, headers: {}, body }, rerank)
+    expect(parsed).toMatchObject({
+      kind: 'response',
+      body,
+      usage: { promptTokens: 15, completionTokens: 0, totalTokens: 15 },
+    })
+    const withPrompt = parseOpenAiResponse(
+      { status: 200, headers: {}, body: answer({ prompt_tokens: 7, total_tokens: 7 }) },
+      rerank,
+    )
+    expect(withPrompt).toMatchObject({ usage: { promptTokens: 7 } })
+  })
+
+  it('refuses an answer without results and maps errors', () => {
+    expect(parseOpenAiResponse({ status: 200, headers: {}, body: Buffer.from('{}') }, rerank)).toMatchObject({
+      kind: 'error',
+      retryable: true,
+    })
+    expect(
+      parseOpenAiResponse({ status: 429, headers: {}, body: Buffer.from('{"detail":"slow down"}') }, rerank),
+    ).toMatchObject({
+      kind: 'error',
+      status: 429,
+      retryable: true,
+    })
+  })
+})

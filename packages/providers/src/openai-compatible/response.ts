@@ -6,6 +6,7 @@ import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } fr
 import { objectsHeldBy } from '../shared/json-scan.ts'
 import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
 import { hasTokens, normaliseUsage, readUsageObject, UNREADABLE, type Usage } from '../shared/usage.ts'
+import { parseRerankResponse } from './rerank.ts'
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -157,6 +158,7 @@ export function parseOpenAiResponse(
   if (request.mode === 'audio-transcription' || request.mode === 'audio-translation') {
     return parseTranscription(response)
   }
+  if (request.mode === 'rerank') return parseRerankResponse(response)
   const generates = request.mode === 'chat' || request.mode === 'completions'
   if (!request.stream) {
     const usage = scannedUsage(body)

@@ -35,6 +35,7 @@ export function responsesClientBridge(inner: Adaptor): Adaptor {
   return {
     name: inner.name,
     remoteImages: inner.remoteImages,
+    credentialExchange: inner.credentialExchange,
     buildRequest(request, channel) {
       const refusal = request.native && untranslatable(request.native.json)
       // Another channel, one that serves the Responses API itself, may take it.

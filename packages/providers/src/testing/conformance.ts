@@ -63,7 +63,7 @@ export interface ConformanceFixtures {
   readonly text: AnswerCase
   readonly toolCall?: AnswerCase
   readonly empty: AnswerCase
-  /** Left out only for a provider that never reports a filtered answer. */
+  /** Left out for a provider that never reports a filtered answer (Ollama has no content filter). */
   readonly filtered?: AnswerCase
   /** Stream requests whose client did not ask for usage. */
   readonly stream: AnswerCase

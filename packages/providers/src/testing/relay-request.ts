@@ -35,4 +35,5 @@ export const PATHS: Record<RelayMode, string> = {
   'audio-speech': '/v1/audio/speech',
   'audio-transcription': '/v1/audio/transcriptions',
   'audio-translation': '/v1/audio/translations',
+  rerank: '/v1/rerank',
 }

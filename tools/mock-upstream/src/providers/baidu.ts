@@ -26,7 +26,7 @@ export function revokeBaiduTokens(): void {
 }
 
 /** The token endpoint. */
-export function handleBaiduToken(response: ServerResponse, query: URLSearchParams): Promise<void> | void {
+export function handleBaiduToken(response: ServerResponse, query: URLSearchParams) {
   const id = query.get('client_id') ?? ''
   if (query.get('grant_type') !== 'client_credentials') {
     return sendJson(

@@ -1,12 +1,17 @@
 import { dayLabel } from '@one-api/contracts/dashboard'
+import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { deleteLogsBefore } from '../../db/repositories/log-queries.ts'
 import { dayOf, SECONDS_PER_DAY } from '../../db/repositories/log-totals.ts'
+import { checkLogTotals } from '../../db/repositories/log-totals-check.ts'
 import { insertLogs, systemLog } from '../../db/repositories/logs-repository.ts'
 import { addUsage } from '../../db/repositories/usage-rollups.ts'
 import type { NewLog } from '../../db/schema.ts'
 import { ApiClient, registerAndLogin } from '../../testing/http-client.ts'
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../testing/test-app.ts'
 import { testDialects } from '../../testing/test-databases.ts'
+import { adminDashboard } from './dashboard-service.ts'
+import { FinishedDaysCache } from './period-usage.ts'
 
 const DAY = SECONDS_PER_DAY
 const TODAY = dayOf(Math.floor(Date.now() / 1000))
@@ -247,5 +252,61 @@ describe.each(testDialects())('usage dashboards on %s', (dialect) => {
     expect(long.body).toMatchObject({ success: false, message: 'The period can be at most 366 days' })
     const bad = await admin.get('/api/log/dashboard?channel=abc')
     expect(bad.body).toMatchObject({ success: false, message: 'channel must be an integer' })
+  })
+
+  // Last: it changes the seeded usage of past days.
+  it('shows a late log, a failed attempt, a deletion and a rebuild of a past day at once', async () => {
+    const { logDb } = server.context
+    const periods = ['', `?start_timestamp=${at(30)}`, `?channel=${channelB}`]
+    /** Each period's answer, checked against one read with an empty cache (no past day kept). */
+    const dashboards = async () => {
+      const answers = []
+      for (const period of periods) {
+        const { body } = await admin.get(`/api/log/dashboard${period}`)
+        const query = Object.fromEntries(new URLSearchParams(period.slice(1)))
+        const uncached = await adminDashboard(server.context, query, new FinishedDaysCache())
+        expect(body.data).toEqual(JSON.parse(JSON.stringify(uncached)))
+        answers.push(body.data)
+      }
+      return answers
+    }
+    const [week, month, channel] = await dashboards()
+    const yesterday = (data: { days: { quota: number; error_count: number }[] }) => data.days.at(-2)!
+
+    // A log of yesterday written late, through the product's log write.
+    const late = { model_name: 'gpt-late', channel_id: channelB, created_at: at(1, 50), quota: 7 }
+    await insertLogs(logDb, [
+      systemLog({ user_id: aliceId, username: 'dash-alice', type: 2, content: 'late', ...late }),
+    ])
+    const [weekLate, monthLate, channelLate] = await dashboards()
+    expect(weekLate.totals.request_count).toBe(week.totals.request_count + 1)
+    expect(yesterday(weekLate).quota).toBe(yesterday(week).quota + 7)
+    expect(monthLate.models.map((row: { model_name: string }) => row.model_name)).toContain('gpt-late')
+    expect(channelLate.totals.quota).toBe(channel.totals.quota + 7)
+    expect(month.models.map((row: { model_name: string }) => row.model_name)).not.toContain('gpt-late')
+
+    // A failed attempt of yesterday on channel B.
+    const failure = { day: TODAY - 1, user_id: bobId, model_name: 'gpt-a', channel_id: channelB }
+    const counts = { request_count: 0, quota: 0, prompt_tokens: 0, completion_tokens: 0, error_count: 1 }
+    await logDb.transaction().execute((trx) => addUsage(trx, [{ ...failure, ...counts }]))
+    const [weekFailed] = await dashboards()
+    expect(yesterday(weekFailed).error_count).toBe(yesterday(weekLate).error_count + 1)
+
+    // The logs before yesterday deleted by the administrator's clean-up.
+    await deleteLogsBefore(logDb, (TODAY - 1) * DAY)
+    const [weekCleared, monthCleared] = await dashboards()
+    const kept = seeded.filter((log) => (log.type ?? 2) === 2 && dayOf(log.created_at) >= TODAY - 1)
+    expect(monthCleared.totals.request_count).toBe(kept.length + 1)
+    expect(weekCleared.totals.request_count).toBe(kept.length + 1)
+
+    // A log written behind the gateway's back (no usage rows) shows once the start-up check rebuilt them.
+    await logDb
+      .insertInto('logs')
+      .values(systemLog({ user_id: bobId, username: 'dash-bob', type: 2, content: 'by hand', ...late }))
+      .execute()
+    expect(await checkLogTotals(logDb as unknown as Kysely<unknown>)).toContain('usage_daily_totals')
+    const [weekRebuilt] = await dashboards()
+    expect(weekRebuilt.totals.request_count).toBe(kept.length + 2)
+    expect(weekRebuilt.users.map((row: { username: string }) => row.username)).toContain('dash-bob')
   })
 })

@@ -8,17 +8,13 @@ import {
   dayLabel,
   type UserDashboardRow,
 } from '@one-api/contracts/dashboard'
+import type { Kysely } from 'kysely'
 import type { AppContext } from '../../app-context.ts'
 import { dayOf } from '../../db/repositories/log-totals.ts'
-import {
-  topChannels,
-  topModels,
-  topUsers,
-  type UsageFilter,
-  usageByDay,
-  usageByDayAndModel,
-} from '../../db/repositories/usage-queries.ts'
+import { type UsageFilter, usageByDayAndModel } from '../../db/repositories/usage-queries.ts'
+import type { LogSchema } from '../../db/schema.ts'
 import { badRequest } from '../../http/errors.ts'
+import { FinishedDaysCache, periodUsage } from './period-usage.ts'
 
 const today = () => dayOf(Math.floor(Date.now() / 1000))
 
@@ -97,10 +93,38 @@ async function namesOf(context: AppContext, table: 'users' | 'channels', ids: nu
   return new Map(rows.map((row) => [row.id, row.name]))
 }
 
-/** Usage across all users for the administrator: totals, per day, and the top models, channels and users. */
+/** One cache of finished days per log database (each node keeps its own; see FinishedDaysCache). */
+const caches = new WeakMap<Kysely<LogSchema>, FinishedDaysCache>()
+
+function cacheOf(db: Kysely<LogSchema>): FinishedDaysCache {
+  let cache = caches.get(db)
+  if (!cache) {
+    cache = new FinishedDaysCache()
+    caches.set(db, cache)
+  }
+  return cache
+}
+
+/** The `limit` largest entries by `measure`, ties by key (ascending). */
+function top<Key extends string | number>(
+  entries: Map<Key, DashboardUsage>,
+  measure: (usage: DashboardUsage) => number,
+  limit: number,
+): [Key, DashboardUsage][] {
+  return [...entries]
+    .sort(([keyA, a], [keyB, b]) => measure(b) - measure(a) || (keyA < keyB ? -1 : keyA > keyB ? 1 : 0))
+    .slice(0, limit)
+}
+
+/**
+ * Usage across all users for the administrator: totals, per day, the top models and users by
+ * quota, and the top channels by attempts (served plus failed). `cache` is the log database's
+ * own unless given (the benchmark passes an empty one to time a first read).
+ */
 export async function adminDashboard(
   context: AppContext,
   query: AdminDashboardQuery,
+  cache: FinishedDaysCache = cacheOf(context.logDb),
 ): Promise<AdminDashboard> {
   const lastDayDefault = query.end_timestamp ? dayOf(query.end_timestamp) : today()
   const filter = await toUsageFilter(context, query)
@@ -117,15 +141,24 @@ export async function adminDashboard(
       users: [],
     }
   }
-  const { logDb } = context
-  const days = await usageByDay(logDb, filter)
+  const usage = await periodUsage(context.logDb, filter, today(), cache)
   const totals = noUsage()
-  for (const day of days) {
+  for (const day of usage.days) {
     for (const column of Object.keys(totals) as (keyof DashboardUsage)[]) totals[column] += day[column]
   }
-  const models = await topModels(logDb, filter, DASHBOARD_TOP_ROWS)
-  const channels = await topChannels(logDb, filter, DASHBOARD_TOP_ROWS)
-  const users = await topUsers(logDb, filter, DASHBOARD_TOP_ROWS)
+  const models = top(usage.models, (row) => row.quota, DASHBOARD_TOP_ROWS).map(([model_name, row]) => ({
+    model_name,
+    ...row,
+  }))
+  const attempts = (row: DashboardUsage) => row.request_count + row.error_count
+  const channels = top(usage.channels, attempts, DASHBOARD_TOP_ROWS).map(([channel_id, row]) => ({
+    channel_id,
+    ...row,
+  }))
+  const users = top(usage.users, (row) => row.quota, DASHBOARD_TOP_ROWS).map(([user_id, row]) => ({
+    user_id,
+    ...row,
+  }))
   const channelNames = await namesOf(
     context,
     'channels',
@@ -139,7 +172,7 @@ export async function adminDashboard(
   return {
     ...period,
     totals,
-    days: everyDay(firstDay, lastDay, days),
+    days: everyDay(firstDay, lastDay, usage.days),
     models,
     channels: channels.map((row) => ({
       ...row,

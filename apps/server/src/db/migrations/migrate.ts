@@ -54,6 +54,14 @@ function logMigrations(dialect: Dialect): Record<string, Migration> {
         await backfillUsageFromDaily(db, ['usage_daily_model_users', 'usage_daily_channel_users'])
       },
     },
+    // The whole day's usage with a version per day, which the dashboards' cache of finished days
+    // checks (usage_daily_totals), filled from usage_daily.
+    '0006-usage-daily-totals': {
+      up: async (db) => {
+        await ensureTables(db, dialect, logTables)
+        await backfillUsageFromDaily(db, ['usage_daily_totals'])
+      },
+    },
   }
 }
 

@@ -289,7 +289,7 @@ export const logDailyTotalsTable: TableDefinition = {
 /**
  * Consume-log usage per UTC day for the dashboards, kept in the same transaction as the logs
  * (db/repositories/usage-rollups.ts): requests, quota and tokens equal the sums of the stored
- * consume logs; error_count counts upstream attempts that failed (not logged as rows). Five
+ * consume logs; error_count counts upstream attempts that failed (not logged as rows). Six
  * grains, so that every dashboard query reads at most one row per day and user (or per day,
  * model and channel) of its period:
  * - usage_daily: day × user × model × channel, read with a user filter (a user's own dashboard)
@@ -298,7 +298,8 @@ export const logDailyTotalsTable: TableDefinition = {
  *   figure across all users (indexed by model and by channel for those filters);
  * - usage_daily_users: day × user, the top users across all models and channels;
  * - usage_daily_model_users and usage_daily_channel_users: the top users of one model, or of one
- *   channel.
+ *   channel;
+ * - usage_daily_totals: day, the unfiltered per-day figures and each day's version.
  */
 const usageCounts = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'error_count']
 const usageColumns = [
@@ -367,6 +368,18 @@ export const usageDailyChannelUsersTable: TableDefinition = {
   clustered: true,
 }
 
+/**
+ * The whole day (every user, model and channel), for the unfiltered per-day figures, with the
+ * day's version: one more at every write to the day's usage rows (the dashboards' cache checks it).
+ */
+export const usageDailyTotalsTable: TableDefinition = {
+  name: 'usage_daily_totals',
+  columns: [bigint('day'), ...usageColumns, bigint('version')],
+  primaryKey: ['day'],
+  indexes: [],
+  clustered: true,
+}
+
 /** Indexes of usage_daily that the tables above replaced; the migration that adds them drops these. */
 export const droppedUsageIndexes = ['idx_usage_daily_model_day', 'idx_usage_daily_channel_day']
 
@@ -376,6 +389,7 @@ export const usageTables = [
   usageDailyUsersTable,
   usageDailyModelUsersTable,
   usageDailyChannelUsersTable,
+  usageDailyTotalsTable,
 ]
 
 export const logTables = [logsTable, logDailyTotalsTable, ...usageTables]

@@ -3,7 +3,13 @@ import { type Kysely, type RawBuilder, sql } from 'kysely'
 import { isMysql } from '../dialect.ts'
 import { SECONDS_PER_DAY } from './log-days.ts'
 import { backfillDailyTotals } from './log-totals.ts'
-import { COUNT_COLUMNS, USAGE_KEYS, USAGE_TABLES, type UsageTableName } from './usage-rollups.ts'
+import {
+  COUNT_COLUMNS,
+  USAGE_KEYS,
+  USAGE_TABLES,
+  type UsageTableName,
+  VERSIONED_TABLE,
+} from './usage-rollups.ts'
 
 /**
  * What a set of consume logs comes to, read from the logs or from a table that sums them: how many,
@@ -96,6 +102,8 @@ const LOGGED_COLUMNS = COUNT_COLUMNS.filter((column) => column !== 'error_count'
  * Sets one usage table's logged counts to the sums of the stored consume logs, keeping its error
  * counts: they are zeroed, set again from the logs (one upsert from a grouped select), and rows
  * left with nothing at all go. Run in a transaction, so readers see the old counts or the new.
+ * The day totals' rows stay, and every one of their versions moves on (the dashboards' cache of
+ * finished days then reads them again).
  */
 async function rebuildUsageCounts(db: Kysely<unknown>, table: UsageTableName): Promise<void> {
   const seconds = sql.lit(SECONDS_PER_DAY)
@@ -108,6 +116,7 @@ async function rebuildUsageCounts(db: Kysely<unknown>, table: UsageTableName): P
   const keys = USAGE_KEYS[table]
   const grouped = keys.map((key) => expressions[key]!)
   const zeroed = LOGGED_COLUMNS.map((column) => sql`${sql.ref(column)} = 0`)
+  if (table === VERSIONED_TABLE) zeroed.push(sql`version = version + 1`)
   await sql`update ${sql.table(table)} set ${sql.join(zeroed)}`.execute(db)
   const assignments = LOGGED_COLUMNS.map((column) =>
     isMysql(db)
@@ -127,6 +136,7 @@ async function rebuildUsageCounts(db: Kysely<unknown>, table: UsageTableName): P
     group by ${sql.join(grouped)}
     ${onConflict}
   `.execute(db)
+  if (table === VERSIONED_TABLE) return
   const empty = COUNT_COLUMNS.map((column) => sql`${sql.ref(column)} = 0`)
   await sql`delete from ${sql.table(table)} where ${sql.join(empty, sql` and `)}`.execute(db)
 }

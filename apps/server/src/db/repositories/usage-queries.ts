@@ -7,9 +7,11 @@ import { type LogUsageSchema, type UsageTableName, withUsage } from './usage-rol
  * Reads of the usage tables (usage-rollups.ts) for the dashboards; none reads the logs. Each
  * query picks the smallest table that holds its filters and grouping, and reads only the rows of
  * its filters from that table's key or a covering index: usage_daily for a user (its key) or for
- * the top users of a model on a channel; usage_daily_channels for every other total, day, model
- * and channel figure; usage_daily_users, usage_daily_model_users or usage_daily_channel_users for
- * the top users. bench/dashboard measures them.
+ * the users of a model on a channel; usage_daily_totals for the unfiltered days;
+ * usage_daily_channels for every other day, model and channel figure; usage_daily_users,
+ * usage_daily_model_users or usage_daily_channel_users for the users. The groupings come whole
+ * (the dashboard adds the cached finished days to today's and ranks them); bench/dashboard
+ * measures them.
  */
 export interface UsageFilter {
   /** Inclusive day numbers (days since 1970-01-01 UTC). */
@@ -58,7 +60,14 @@ function byChannelSource(filter: UsageFilter): UsageTableName {
   return filter.userId === undefined ? 'usage_daily_channels' : 'usage_daily'
 }
 
-/** The table that answers the top users for the filter. */
+/** The table that answers the per-day figures for the filter. */
+function byDaySource(filter: UsageFilter): UsageTableName {
+  const unfiltered =
+    filter.userId === undefined && filter.modelName === undefined && filter.channelId === undefined
+  return unfiltered ? 'usage_daily_totals' : byChannelSource(filter)
+}
+
+/** The table that answers the per-user figures for the filter. */
 function byUserSource(filter: UsageFilter): UsageTableName {
   const byModel = filter.modelName !== undefined
   const byChannel = filter.channelId !== undefined
@@ -88,8 +97,9 @@ export async function usageByDayAndModel(db: Kysely<LogSchema>, filter: UsageFil
   }))
 }
 
+/** The filter's usage per day that has any, oldest first. */
 export async function usageByDay(db: Kysely<LogSchema>, filter: UsageFilter) {
-  const rows = await filtered(db, byChannelSource(filter), filter)
+  const rows = await filtered(db, byDaySource(filter), filter)
     .select(['day', ...USAGE_SUMS])
     .groupBy('day')
     .orderBy('day')
@@ -97,36 +107,46 @@ export async function usageByDay(db: Kysely<LogSchema>, filter: UsageFilter) {
   return rows.map((row) => ({ day: Number(row.day), ...toUsage(row as Summed) }))
 }
 
-export async function topModels(db: Kysely<LogSchema>, filter: UsageFilter, limit: number) {
+/** The filter's usage of every model (the dashboard ranks them). */
+export async function usageByModel(db: Kysely<LogSchema>, filter: UsageFilter) {
   const rows = await filtered(db, byChannelSource(filter), filter)
     .select(['model_name', ...USAGE_SUMS])
     .groupBy('model_name')
-    .orderBy(sql`sum(quota)`, 'desc')
-    .orderBy('model_name')
-    .limit(limit)
     .execute()
-  return rows.map((row) => ({ model_name: String(row.model_name), ...toUsage(row as Summed) }))
+  return new Map(rows.map((row) => [String(row.model_name), toUsage(row as Summed)]))
 }
 
-/** The channels with the most attempts (served requests plus failures). */
-export async function topChannels(db: Kysely<LogSchema>, filter: UsageFilter, limit: number) {
+/** The filter's usage of every channel, failed attempts included. */
+export async function usageByChannel(db: Kysely<LogSchema>, filter: UsageFilter) {
   const rows = await filtered(db, byChannelSource(filter), filter)
     .select(['channel_id', ...USAGE_SUMS])
     .groupBy('channel_id')
-    .orderBy(sql`sum(request_count) + sum(error_count)`, 'desc')
-    .orderBy('channel_id')
-    .limit(limit)
     .execute()
-  return rows.map((row) => ({ channel_id: Number(row.channel_id), ...toUsage(row as Summed) }))
+  return new Map(rows.map((row) => [Number(row.channel_id), toUsage(row as Summed)]))
 }
 
-export async function topUsers(db: Kysely<LogSchema>, filter: UsageFilter, limit: number) {
+/** The filter's usage of every user. */
+export async function usageByUser(db: Kysely<LogSchema>, filter: UsageFilter) {
   const rows = await filtered(db, byUserSource(filter), filter)
     .select(['user_id', ...USAGE_SUMS])
     .groupBy('user_id')
-    .orderBy(sql`sum(quota)`, 'desc')
-    .orderBy('user_id')
-    .limit(limit)
     .execute()
-  return rows.map((row) => ({ user_id: Number(row.user_id), ...toUsage(row as Summed) }))
+  return new Map(rows.map((row) => [Number(row.user_id), toUsage(row as Summed)]))
+}
+
+/**
+ * The version of each day from firstDay to lastDay (usage_daily_totals), -1 for a day without a
+ * row: equal versions mean no usage row of that day changed in between.
+ */
+export async function dayVersions(db: Kysely<LogSchema>, firstDay: number, lastDay: number) {
+  const rows = await withUsage(db)
+    .selectFrom('usage_daily_totals')
+    .select(['day', 'version'])
+    .where('day', '>=', firstDay)
+    .where('day', '<=', lastDay)
+    .execute()
+  const byDay = new Map(rows.map((row) => [Number(row.day), Number(row.version)]))
+  const versions: number[] = []
+  for (let day = firstDay; day <= lastDay; day++) versions.push(byDay.get(day) ?? -1)
+  return versions
 }

@@ -5,7 +5,7 @@ import type { LogSchema, LogsTable } from '../schema.ts'
 import { dayOf, SECONDS_PER_DAY } from './log-days.ts'
 
 /**
- * Usage per UTC day for the dashboards, at five grains (see usageTables in
+ * Usage per UTC day for the dashboards, at six grains (see usageTables in
  * table-definitions.ts). Every write of consume logs adds its rows' usage in the same transaction
  * (addLogUsage), every delete of logs takes it out (subtractLogUsage), and failed upstream
  * attempts add to error_count (UsageErrorRecorder), so no dashboard query reads the logs.
@@ -29,6 +29,15 @@ export type UsageDailyChannelsTable = Omit<UsageDailyTable, 'user_id'>
 export type UsageDailyUsersTable = Omit<UsageDailyTable, 'model_name' | 'channel_id'>
 export type UsageDailyModelUsersTable = Omit<UsageDailyTable, 'channel_id'>
 export type UsageDailyChannelUsersTable = Omit<UsageDailyTable, 'model_name'>
+/**
+ * The whole day's usage, plus `version`: every write to any usage row of the day adds one to it,
+ * in the same transaction, so a reader that saw the same version saw the same day in every
+ * usage table (the dashboards' cache of finished days relies on it). Its rows are never deleted,
+ * so a version never comes back.
+ */
+export type UsageDailyTotalsTable = Omit<UsageDailyTable, 'user_id' | 'model_name' | 'channel_id'> & {
+  version: number
+}
 
 export type UsageSchema = {
   usage_daily: UsageDailyTable
@@ -36,6 +45,7 @@ export type UsageSchema = {
   usage_daily_users: UsageDailyUsersTable
   usage_daily_model_users: UsageDailyModelUsersTable
   usage_daily_channel_users: UsageDailyChannelUsersTable
+  usage_daily_totals: UsageDailyTotalsTable
 }
 
 export type LogUsageSchema = LogSchema & UsageSchema
@@ -53,7 +63,11 @@ export const USAGE_KEYS: Record<UsageTableName, readonly (keyof UsageDailyTable)
   usage_daily_users: ['day', 'user_id'],
   usage_daily_model_users: ['model_name', 'day', 'user_id'],
   usage_daily_channel_users: ['channel_id', 'day', 'user_id'],
+  usage_daily_totals: ['day'],
 }
+
+/** The table whose rows carry a day's version (see UsageDailyTotalsTable); never emptied by a delete. */
+export const VERSIONED_TABLE = 'usage_daily_totals' satisfies UsageTableName
 
 export const USAGE_TABLES = Object.keys(USAGE_KEYS) as UsageTableName[]
 
@@ -161,7 +175,7 @@ export async function backfillUsageFromDaily(db: Kysely<unknown>, tables: readon
 const ROWS_PER_UPSERT = 100
 
 /**
- * Adds the deltas to the three tables with atomic upserts (the database adds to the stored row
+ * Adds the deltas to the usage tables with atomic upserts (the database adds to the stored row
  * under its row lock, so writers on several nodes never lose each other's counts). Call it in
  * the transaction that writes or deletes the logs the deltas come from.
  */
@@ -184,6 +198,7 @@ async function upsert(db: Kysely<LogSchema>, table: UsageTableName, rows: UsageD
     const sums = Object.fromEntries(
       COUNT_COLUMNS.map((column) => [column, sql`${sql.ref(column)} + values(${sql.ref(column)})`]),
     )
+    if (table === VERSIONED_TABLE) sums.version = sql`${sql.ref('version')} + 1`
     await insert.onDuplicateKeyUpdate(sums as never).execute()
     return
   }
@@ -193,6 +208,7 @@ async function upsert(db: Kysely<LogSchema>, table: UsageTableName, rows: UsageD
       sql`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`,
     ]),
   )
+  if (table === VERSIONED_TABLE) sums.version = sql`${sql.ref(`${table}.version`)} + 1`
   await insert
     .onConflict((conflict) => conflict.columns(USAGE_KEYS[table] as never).doUpdateSet(sums as never))
     .execute()
@@ -213,11 +229,13 @@ export function subtractLogUsage(
 
 /**
  * After logs before `timestamp` were deleted: rows of the days wholly before it that count no
- * request any more go, with the error counts of those days (history cleared with its logs).
+ * request any more go, with the error counts of those days (history cleared with its logs); the
+ * day totals stay (at zero), keeping their versions.
  */
 export async function dropClearedUsage(db: Kysely<LogSchema>, timestamp: number): Promise<void> {
   const beforeDay = Math.floor(timestamp / SECONDS_PER_DAY)
   for (const table of USAGE_TABLES) {
+    if (table === VERSIONED_TABLE) continue
     await withUsage(db)
       .deleteFrom(table)
       .where('day', '<', beforeDay)
@@ -227,7 +245,7 @@ export async function dropClearedUsage(db: Kysely<LogSchema>, timestamp: number)
 }
 
 /**
- * Rebuilds the three tables from the stored consume logs with INSERT … SELECT … GROUP BY: the
+ * Rebuilds the usage tables from the stored consume logs with INSERT … SELECT … GROUP BY: the
  * migration that adds them runs it, so an upgraded database (one-api's logs, no rollups) shows
  * its history at once. Error counts start at zero: logs do not record failed attempts.
  */
@@ -266,6 +284,7 @@ export function usageColumns(table: UsageTableName): (keyof UsageDailyTable)[] {
 export function usageUpsertStatement(table: UsageTableName): string {
   const columns = usageColumns(table)
   const sums = COUNT_COLUMNS.map((column) => `${column} = ${table}.${column} + excluded.${column}`)
+  if (table === VERSIONED_TABLE) sums.push(`version = ${table}.version + 1`)
   return `insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})
    on conflict (${USAGE_KEYS[table].join(', ')}) do update set ${sums.join(', ')}`
 }

@@ -1,5 +1,5 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'
-import { type ClientApi, toAnthropicErrorBody } from '@one-api/providers'
+import { type ClientApi, toAnthropicErrorBody, toGoogleErrorBody } from '@one-api/providers'
 import { REQUEST_ID_HEADER } from '../../http/request-id.ts'
 import type { RelayError } from '../auth/relay-error.ts'
 
@@ -42,9 +42,12 @@ export function sendRelayErrorAnswer(
   error: RelayError,
   clientApi: ClientApi = 'openai',
 ): void {
+  const suffix = ` (request id: ${requestId})`
   const body =
-    clientApi === 'anthropic'
-      ? toAnthropicErrorBody(error.status, error, ` (request id: ${requestId})`)
-      : JSON.stringify(error.toBody(requestId))
+    clientApi === 'gemini'
+      ? toGoogleErrorBody(error.status, error, suffix)
+      : clientApi === 'anthropic'
+        ? toAnthropicErrorBody(error.status, error, suffix)
+        : JSON.stringify(error.toBody(requestId))
   sendAnswer(response, requestId, error.status, 'application/json', body, error.headers())
 }

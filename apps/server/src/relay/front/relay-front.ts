@@ -11,6 +11,7 @@ import type { RelayServices } from '../relay-services.ts'
 import { decodeRequestBody, isEncoded } from './body-encoding.ts'
 import { sendRelayErrorAnswer } from './client-response.ts'
 import { COUNT_TOKENS_PATH, createCountTokensHandler } from './count-tokens.ts'
+import { matchGeminiPath, redactKeyParameter } from './gemini-path.ts'
 import { readRequestBody } from './request-reader.ts'
 
 // Audio uploads reach 25 MB and vision requests carry base64 images.
@@ -26,6 +27,8 @@ const RELAYED = new Map<string, RelayMode>([
   ['/v1/audio/speech', 'audio-speech'],
   ['/v1/audio/transcriptions', 'audio-transcription'],
   ['/v1/audio/translations', 'audio-translation'],
+  // The rerank API of Jina, Cohere and vLLM ({model, query, documents, top_n, return_documents}).
+  ['/v1/rerank', 'rerank'],
   // Anthropic's Messages API, read as a chat completion (pipeline/client-api.ts).
   ['/v1/messages', 'chat'],
   // OpenAI's Responses API, read as a chat completion too.
@@ -73,10 +76,15 @@ export function createRelayFront(
       const query = url.indexOf('?')
       const path = query === -1 ? url : url.slice(0, query)
       if (path === COUNT_TOKENS_PATH) {
-        countTokens(request, response)
+        countTokens(request, response, 'anthropic')
         return true
       }
-      let mode = RELAYED.get(path)
+      const gemini = matchGeminiPath(path, query === -1 ? '' : url.slice(query + 1))
+      if (gemini?.action === 'countTokens') {
+        countTokens(request, response, 'gemini', gemini.model)
+        return true
+      }
+      let mode = gemini ? 'chat' : RELAYED.get(path)
       let pathModel: string | undefined
       // The path the upstream is asked on: the request's own, but for the retired engines API.
       let upstreamPath = url
@@ -94,8 +102,8 @@ export function createRelayFront(
         // paths), and the body's model is the one routed, mapped and billed.
         upstreamPath = `/v1/embeddings${query === -1 ? '' : url.slice(query)}`
       }
-      // A Messages or Responses request reaches chat channels as the chat completion it is read as.
-      const clientApi = CLIENT_APIS.get(path)
+      // A Messages, Responses or Gemini request reaches chat channels as the chat completion it is read as.
+      const clientApi = gemini ? 'gemini' : CLIENT_APIS.get(path)
       if (clientApi) upstreamPath = '/v1/chat/completions'
       const startedAt = process.hrtime.bigint()
       const requestId = generateRequestId()
@@ -135,6 +143,7 @@ export function createRelayFront(
             body: decoded,
             clientIp: clientIp(request),
             clientApi,
+            gemini,
           })
           inFlight.add(served)
           void served.finally(() => inFlight.delete(served))
@@ -168,7 +177,11 @@ function logCompletion(
     logger.info(
       {
         reqId: requestId,
-        req: { method: request.method, url: request.url, remoteAddress: request.socket.remoteAddress },
+        req: {
+          method: request.method,
+          url: redactKeyParameter(request.url ?? ''),
+          remoteAddress: request.socket.remoteAddress,
+        },
         res: { statusCode: response.statusCode },
         responseTime: Number(process.hrtime.bigint() - startedAt) / 1e6,
         completed: response.writableFinished,

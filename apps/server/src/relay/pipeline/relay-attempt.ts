@@ -1,4 +1,4 @@
-import type { ChannelCredentials, RelayRequest, StreamTransformer } from '@one-api/providers'
+import type { ChannelCredentials, RelayRequest, StreamTransformer, UpstreamError } from '@one-api/providers'
 import { isUpstreamError, localError, transportError } from '@one-api/providers'
 import { chargeFor } from '../../billing/request-cost.ts'
 import { relayHeaders, sendAnswer } from '../front/client-response.ts'
@@ -8,6 +8,7 @@ import { brokeOffNote, disconnectNote, type RelayState } from './relay-state.ts'
 import { SpeechStream } from './speech-stream.ts'
 import type { UpstreamClient } from './upstream-client.ts'
 import { type StreamSink, UPSTREAM_REQUEST_ID, type UpstreamAnswer } from './upstream-exchange.ts'
+import { followTask } from './upstream-task.ts'
 
 /**
  * One try against one channel. Never retries another channel itself; never writes to the client
@@ -42,6 +43,8 @@ async function callUpstream(
   const { state, adaptor } = input
   const built = adaptor.buildRequest(relayRequest, credentials)
   if (isUpstreamError(built)) return { kind: 'failed', error: built }
+  // An upstream that answers with a job to follow (upstream-task.ts).
+  const plan = adaptor.task?.(relayRequest, credentials)
   const sentAt = process.hrtime.bigint()
   // Speech is relayed as it arrives whether or not the client asked for events, and a streamed
   // transcription's events pass as they come (speech-stream.ts).
@@ -52,17 +55,21 @@ async function callUpstream(
     : state.facts.stream
       ? new ClientStream(state, adaptor.createStreamTransformer(relayRequest, built))
       : undefined
-  const call = upstream.start(built, stream)
-  state.upstreamCall = call
-  let answer: UpstreamAnswer
+  let answer: UpstreamAnswer | UpstreamError
   try {
-    answer = await call.done
+    if (plan) answer = await followTask(upstream, state, built, plan, stream)
+    else {
+      const call = upstream.start(built, stream)
+      state.upstreamCall = call
+      answer = await call.done
+    }
   } catch (error) {
     return { kind: 'failed', error: transportError(error) }
   } finally {
     state.upstreamCall = undefined
     state.upstreamNanos += process.hrtime.bigint() - sentAt
   }
+  if (answer.kind === 'error') return { kind: 'failed', error: answer }
   if (answer.kind === 'streamed') return stream!.outcome(input)
   const parsed = adaptor.parseResponse(
     { status: answer.status, headers: answer.headers, body: answer.body },
@@ -126,7 +133,9 @@ class ClientStream implements ClientSink {
    * text/plain or with no Content-Type.
    */
   takes(contentType: string): boolean {
-    return !contentType.toLowerCase().includes('json')
+    const type = contentType.toLowerCase()
+    // Newline-delimited JSON (Ollama's streams) is a stream, not one JSON answer.
+    return !type.includes('json') || type.includes('ndjson')
   }
 
   start(status: number, _contentType: string, upstreamRequestId: string | undefined): void {
@@ -240,7 +249,7 @@ class ClientStream implements ClientSink {
     this.began = true
     const { response, requestId } = this.state
     const headers = relayHeaders(response, requestId)
-    headers['content-type'] = 'text/event-stream'
+    headers['content-type'] = this.transformer.contentType ?? 'text/event-stream'
     headers['cache-control'] = 'no-cache'
     // No Connection header of our own: Node writes keep-alive or close, as the client asked and as
     // it will then do (a fixed keep-alive told a closing client the connection would stay open).

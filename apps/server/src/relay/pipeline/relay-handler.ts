@@ -6,7 +6,7 @@ import { RelayError } from '../auth/relay-error.ts'
 import { authenticateRelay, checkModelAllowed } from '../auth/token-auth.ts'
 import { sendRelayErrorAnswer } from '../front/client-response.ts'
 import type { RelayServices } from '../relay-services.ts'
-import { clientAuthorization, readClientBody } from './client-api.ts'
+import { clientAuthorization, type GeminiCall, readClientBody } from './client-api.ts'
 import type { RelayState } from './relay-state.ts'
 import { readRelayBody } from './request-body.ts'
 import { serve } from './serve.ts'
@@ -27,6 +27,8 @@ export interface RelayInput {
   clientIp: string
   /** The API the client called (its request, answer and error formats); OpenAI's when absent. */
   clientApi?: ClientApi
+  /** A Gemini client's model and stream framing, from its path. */
+  gemini?: GeminiCall
 }
 
 /**
@@ -57,11 +59,11 @@ export function createRelayHandler(context: AppContext, services: RelayServices,
     const { request, response, requestId } = input
     const clientApi = input.clientApi ?? 'openai'
     try {
-      const authorization = clientAuthorization(request.headers, clientApi)
+      const authorization = clientAuthorization(request.headers, clientApi, request.url)
       const authenticated = authenticateRelay(services.cache, authorization, input.clientIp)
       const caller = authenticated instanceof Promise ? await authenticated : authenticated
       const contentType = request.headers['content-type'] ?? ''
-      const messages = readClientBody(clientApi, input.body, contentType)
+      const messages = readClientBody(clientApi, input.body, contentType, input.gemini)
       const facts = messages?.facts ?? readRelayBody(input.mode, input.body, contentType, input.pathModel)
       checkModelAllowed(caller.token, facts.model)
       const state: RelayState = {

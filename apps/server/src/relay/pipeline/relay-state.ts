@@ -18,7 +18,7 @@ export interface RelayState {
   /** The API the client called: its answers and errors are in that API's format. */
   clientApi: ClientApi
   /** The client's own request, when its API is not OpenAI's. */
-  native?: { json: Record<string, unknown>; body: Buffer }
+  native?: { json: Record<string, unknown>; body: Buffer; jsonArrayStream?: boolean }
   contentType: string
   accept?: string
   /** The client's response; the relay writes to it directly (see front/client-response.ts). */

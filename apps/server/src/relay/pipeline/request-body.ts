@@ -102,8 +102,25 @@ function checkModeFields(mode: RelayMode, record: Record<string, unknown>): void
     throw invalid('input is required', 'input')
   if (mode === 'images' && typeof record.prompt !== 'string') throw invalid('prompt is required', 'prompt')
   if (mode === 'audio-speech' && typeof record.input !== 'string') throw invalid('input is required', 'input')
+  if (mode === 'rerank') checkRerankFields(record)
   if (record.stream != null && typeof record.stream !== 'boolean')
     throw invalid('stream must be a boolean', 'stream')
+}
+
+/** A rerank request: a query and a non-empty list of documents (strings or `{text}` objects). */
+function checkRerankFields(record: Record<string, unknown>): void {
+  if (typeof record.query !== 'string' || record.query === '') throw invalid('query is required', 'query')
+  const documents = record.documents
+  if (!Array.isArray(documents) || documents.length === 0)
+    throw invalid('documents must be a non-empty array', 'documents')
+  const isDocument = (item: unknown) =>
+    typeof item === 'string' ||
+    (typeof item === 'object' && item !== null && typeof (item as { text?: unknown }).text === 'string')
+  if (!documents.every(isDocument))
+    throw invalid('each document must be a string or an object with a text', 'documents')
+  const topN = record.top_n
+  if (topN != null && (typeof topN !== 'number' || !Number.isInteger(topN) || topN < 1))
+    throw invalid('top_n must be a positive integer', 'top_n')
 }
 
 /**

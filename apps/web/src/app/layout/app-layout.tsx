@@ -1,4 +1,3 @@
-import { AppShell } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { lazy, Suspense, useEffect, useState } from 'react'
 import { Outlet, useNavigation } from 'react-router'
@@ -14,7 +13,11 @@ const MobileSidebar = lazy(() =>
   import('./mobile-sidebar.tsx').then((module) => ({ default: module.MobileSidebar })),
 )
 
-/** Header menu, page, footer. The status record is fetched here, once, when the console starts. */
+/**
+ * Header menu, page, footer. The status record is fetched here, once, when the console starts.
+ * A fixed header over a padded main column (app.css): what Mantine's AppShell draws for a header
+ * alone, without its navbar, aside and resizing code in the first load.
+ */
 export function AppLayout() {
   const status = useStatus()
   const user = useStoredUser()
@@ -31,8 +34,9 @@ export function AppLayout() {
   }, [status.systemName, status.logo])
 
   return (
-    <AppShell header={{ height: 60 }} padding="md">
-      <AppShell.Header>
+    <>
+      {/* right-scroll-bar-position: the header keeps its place when a dialog hides the scroll bar (react-remove-scroll). */}
+      <header className="app-header right-scroll-bar-position">
         <AppHeader
           status={status}
           items={items}
@@ -42,7 +46,7 @@ export function AppLayout() {
             sidebar.toggle()
           }}
         />
-      </AppShell.Header>
+      </header>
       {sidebarUsed && (
         <Suspense fallback={null}>
           <MobileSidebar
@@ -53,10 +57,10 @@ export function AppLayout() {
           />
         </Suspense>
       )}
-      <AppShell.Main style={{ display: 'flex', flexDirection: 'column' }}>
+      <main className="app-main">
         <div style={{ flex: 1 }}>{pageLoading ? <Loading /> : <Outlet />}</div>
         <AppFooter status={status} />
-      </AppShell.Main>
-    </AppShell>
+      </main>
+    </>
   )
 }

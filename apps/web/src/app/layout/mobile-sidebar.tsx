@@ -20,7 +20,14 @@ export function MobileSidebar({ opened, onClose, items, systemName }: MobileSide
   const user = useStoredUser()
   const signOut = useSignOut()
   return (
-    <Drawer opened={opened} onClose={onClose} title={systemName} size="75%" className="mobile-only">
+    <Drawer
+      opened={opened}
+      onClose={onClose}
+      title={systemName}
+      size="75%"
+      className="mobile-only"
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       <Stack gap={4} component="nav" aria-label={t('header.menu')}>
         {items.map((item) => (
           <NavLink

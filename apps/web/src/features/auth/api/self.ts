@@ -1,5 +1,4 @@
-import { queryOptions } from '@tanstack/react-query'
-import { apiGet } from '@/lib/api-client.ts'
+import { selfQueryOptions } from '@/lib/self-query.ts'
 
 /** The identities of the signed-in user, from GET /api/user/self. */
 export interface BoundAccounts {
@@ -10,11 +9,5 @@ export interface BoundAccounts {
   oidc_id: string
 }
 
-/** Under ['user', 'self'], so refreshing the profile after a binding refreshes both. */
-export const boundAccountsQuery = () =>
-  queryOptions({
-    queryKey: ['user', 'self', 'accounts'] as const,
-    queryFn: () => apiGet<BoundAccounts>('/api/user/self'),
-  })
-
-export const selfQueryPrefix = ['user', 'self'] as const
+/** The user's record (one query for every part of it shown), read for its identities. */
+export const boundAccountsQuery = () => selfQueryOptions<BoundAccounts>()

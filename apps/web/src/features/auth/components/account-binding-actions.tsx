@@ -4,9 +4,10 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { notifySuccess } from '@/lib/notify.ts'
+import { selfQueryKey } from '@/lib/self-query.ts'
 import { useStatus } from '@/lib/status.ts'
 import { bindWeChat, type RedirectProvider, redirectTo } from '../api/oauth.ts'
-import { type BoundAccounts, selfQueryPrefix } from '../api/self.ts'
+import type { BoundAccounts } from '../api/self.ts'
 import { BindEmailModal } from './bind-email-modal.tsx'
 import { enabledProviders, ProviderIcon } from './provider-buttons.tsx'
 import { WeChatCodeModal } from './wechat-code-modal.tsx'
@@ -41,7 +42,7 @@ export function AccountBindingActions({ user }: { user: Partial<BoundAccounts> }
   const [emailOpened, emailModal] = useDisclosure(false)
   const [wechatOpened, wechatModal] = useDisclosure(false)
   const enabled = enabledProviders(status)
-  const refresh = () => queryClient.invalidateQueries({ queryKey: selfQueryPrefix })
+  const refresh = () => queryClient.invalidateQueries({ queryKey: selfQueryKey })
   const verb = (bound: string | undefined) => (bound ? t('account.rebind') : t('account.bind'))
   return (
     <Group gap="xs">

@@ -1,11 +1,11 @@
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core'
+import { Button, Modal, Stack } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { notifySuccess } from '@/lib/notify.ts'
 import { bindEmail } from '../api/email.ts'
 import { useTurnstile } from '../lib/use-turnstile.tsx'
-import { SendCodeButton } from './send-code-button.tsx'
+import { EmailCodeFields } from './email-code-fields.tsx'
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
@@ -51,28 +51,15 @@ export function BindEmailModal({ opened, onClose, onBound }: BindEmailModalProps
     >
       <form onSubmit={form.onSubmit(submit)} noValidate>
         <Stack gap="sm">
-          <TextInput
-            label={t('account.email')}
-            type="email"
-            autoComplete="email"
-            required
-            {...form.getInputProps('email')}
-          />
-          {turnstile.widget}
-          <Group align="flex-end" gap="xs" wrap="nowrap">
-            <TextInput
-              label={t('account.verificationCode')}
-              autoComplete="one-time-code"
-              required
-              style={{ flex: 1 }}
-              {...form.getInputProps('code')}
-            />
-            <SendCodeButton
-              email={form.getValues().email.trim()}
-              turnstileToken={turnstile.token}
-              check={() => !form.validateField('email').hasError && turnstile.ready()}
-            />
-          </Group>
+          <EmailCodeFields
+            emailInput={form.getInputProps('email')}
+            codeInput={form.getInputProps('code')}
+            email={form.getValues().email.trim()}
+            turnstileToken={turnstile.token}
+            check={() => !form.validateField('email').hasError && turnstile.ready()}
+          >
+            {turnstile.widget}
+          </EmailCodeFields>
           <Button type="submit" loading={binding}>
             {t('account.bind')}
           </Button>

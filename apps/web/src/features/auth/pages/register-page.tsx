@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
+import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import { type RegisterInput, registerInputSchema } from '@one-api/contracts'
 import { useTranslation } from 'react-i18next'
@@ -8,7 +8,7 @@ import { notifySuccess } from '@/lib/notify.ts'
 import { useStatus } from '@/lib/status.ts'
 import { useSignUp } from '../api/sign-in.ts'
 import { AuthCard } from '../components/auth-card.tsx'
-import { SendCodeButton } from '../components/send-code-button.tsx'
+import { EmailCodeFields } from '../components/email-code-fields.tsx'
 import { useTurnstile } from '../lib/use-turnstile.tsx'
 
 interface RegisterValues {
@@ -88,29 +88,13 @@ function RegisterForm({ affCode, withEmail }: { affCode: string; withEmail: bool
           {...form.getInputProps('confirmation')}
         />
         {withEmail && (
-          <>
-            <TextInput
-              label={t('account.email')}
-              type="email"
-              autoComplete="email"
-              required
-              {...form.getInputProps('email')}
-            />
-            <Group align="flex-end" gap="xs" wrap="nowrap">
-              <TextInput
-                label={t('account.verificationCode')}
-                autoComplete="one-time-code"
-                required
-                style={{ flex: 1 }}
-                {...form.getInputProps('verification_code')}
-              />
-              <SendCodeButton
-                email={form.getValues().email.trim()}
-                turnstileToken={turnstile.token}
-                check={emailReady}
-              />
-            </Group>
-          </>
+          <EmailCodeFields
+            emailInput={form.getInputProps('email')}
+            codeInput={form.getInputProps('verification_code')}
+            email={form.getValues().email.trim()}
+            turnstileToken={turnstile.token}
+            check={emailReady}
+          />
         )}
         {affCode && <Text size="sm">{t('auth.invitedWith', { code: affCode })}</Text>}
         {turnstile.widget}

@@ -1,5 +1,5 @@
-import { queryOptions, useQuery } from '@tanstack/react-query'
-import { apiGet } from '@/lib/api-client.ts'
+import { useQuery } from '@tanstack/react-query'
+import { selfQueryOptions } from '@/lib/self-query.ts'
 
 /** GET /api/user/self: the signed-in user's own record (never a password or access token). */
 export interface SelfUser {
@@ -18,10 +18,4 @@ export interface SelfUser {
   aff_code: string
 }
 
-export const selfQueryKey = ['user', 'self'] as const
-
-export const fetchSelf = () => apiGet<SelfUser>('/api/user/self')
-
-export const selfQueryOptions = () => queryOptions({ queryKey: selfQueryKey, queryFn: fetchSelf })
-
-export const useSelf = () => useQuery(selfQueryOptions())
+export const useSelf = () => useQuery(selfQueryOptions<SelfUser>())

@@ -1,7 +1,8 @@
 import type { UpdateSelfInput } from '@one-api/contracts'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiPut } from '@/lib/api-client.ts'
-import { type SelfUser, selfQueryKey } from './get-self.ts'
+import { selfQueryKey } from '@/lib/self-query.ts'
+import type { SelfUser } from './get-self.ts'
 
 /** PUT /api/user/self: only the fields given change; a new password keeps this session signed in. */
 export const updateSelf = (input: UpdateSelfInput) => apiPut<SelfUser>('/api/user/self', input)

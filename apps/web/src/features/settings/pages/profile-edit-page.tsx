@@ -1,10 +1,11 @@
-import { Button, Card, Group, PasswordInput, Stack, TextInput, Title } from '@mantine/core'
+import { Card, Stack, TextInput, Title } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import { type UpdateSelfInput, updateSelfInputSchema } from '@one-api/contracts'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { FormActions } from '@/components/form-actions.tsx'
 import { Loading } from '@/components/loading.tsx'
+import { PasswordFields } from '@/components/password-fields.tsx'
 import { schemaValidator } from '@/lib/form-validation.ts'
 import { notifyInfo, notifySuccess } from '@/lib/notify.ts'
 import { getStoredUser, storeUser } from '@/lib/user-store.ts'
@@ -81,18 +82,11 @@ export function ProfileForm({ user, submitting, onSubmit, onCancel }: ProfileFor
           key={form.key('display_name')}
           {...form.getInputProps('display_name')}
         />
-        <PasswordInput
+        <PasswordFields
+          form={form}
           label={t('settings.profile.newPassword')}
           placeholder={t('settings.profile.passwordPlaceholder')}
-          autoComplete="new-password"
-          key={form.key('password')}
-          {...form.getInputProps('password')}
-        />
-        <PasswordInput
-          label={t('settings.profile.passwordAgain')}
-          autoComplete="new-password"
-          key={form.key('password_again')}
-          {...form.getInputProps('password_again')}
+          confirmLabel={t('settings.profile.passwordAgain')}
         />
         <FormActions submitLabel={t('common.save')} submitting={submitting} onCancel={onCancel} />
       </Stack>

@@ -1,9 +1,10 @@
-import { Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core'
+import { Stack } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import { type CreateUserInput, createUserInputSchema } from '@one-api/contracts/user-admin'
 import { useTranslation } from 'react-i18next'
 import { FormActions } from '@/components/form-actions.tsx'
 import { schemaValidator } from '@/lib/form-validation.ts'
+import { UserIdentityFields } from './user-identity-fields.tsx'
 
 export interface AddUserValues {
   username: string
@@ -36,29 +37,7 @@ export function AddUserForm({ submitting, onSubmit, onCancel }: AddUserFormProps
   return (
     <form onSubmit={form.onSubmit((values) => onSubmit(toCreateUserPayload(values)))} noValidate>
       <Stack gap="md" maw={560}>
-        <TextInput
-          label={t('users.form.username')}
-          placeholder={t('users.form.usernamePlaceholder')}
-          autoComplete="off"
-          withAsterisk
-          key={form.key('username')}
-          {...form.getInputProps('username')}
-        />
-        <TextInput
-          label={t('users.form.displayName')}
-          placeholder={t('users.form.displayNamePlaceholder')}
-          autoComplete="off"
-          key={form.key('display_name')}
-          {...form.getInputProps('display_name')}
-        />
-        <PasswordInput
-          label={t('users.form.password')}
-          placeholder={t('users.form.passwordPlaceholder')}
-          autoComplete="new-password"
-          withAsterisk
-          key={form.key('password')}
-          {...form.getInputProps('password')}
-        />
+        <UserIdentityFields form={form} newUser />
         <FormActions submitLabel={t('users.form.create')} submitting={submitting} onCancel={onCancel} />
       </Stack>
     </form>

@@ -1,20 +1,11 @@
-import {
-  Button,
-  Group,
-  NumberInput,
-  PasswordInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core'
+import { NumberInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import { type UpdateUserInput, updateUserInputSchema } from '@one-api/contracts/user-admin'
 import { useTranslation } from 'react-i18next'
 import { FormActions } from '@/components/form-actions.tsx'
 import { schemaValidator } from '@/lib/form-validation.ts'
 import type { UserView } from '../api/user-keys.ts'
+import { UserIdentityFields } from './user-identity-fields.tsx'
 
 export interface EditUserValues {
   username: string
@@ -91,26 +82,7 @@ export function EditUserForm({
   return (
     <form onSubmit={form.onSubmit((values) => onSubmit(toUpdateUserPayload(user, values)))} noValidate>
       <Stack gap="md" maw={640}>
-        <TextInput
-          label={t('users.form.username')}
-          autoComplete="off"
-          withAsterisk
-          key={form.key('username')}
-          {...form.getInputProps('username')}
-        />
-        <TextInput
-          label={t('users.form.displayName')}
-          autoComplete="off"
-          key={form.key('display_name')}
-          {...form.getInputProps('display_name')}
-        />
-        <PasswordInput
-          label={t('users.form.password')}
-          placeholder={t('users.form.newPasswordPlaceholder')}
-          autoComplete="new-password"
-          key={form.key('password')}
-          {...form.getInputProps('password')}
-        />
+        <UserIdentityFields form={form} />
         <Select
           label={t('users.form.group')}
           data={groupChoices}

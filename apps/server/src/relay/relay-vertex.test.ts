@@ -1,0 +1,227 @@
+/**
+ * Vertex AI channels (type 42) through the whole gateway: the pipeline exchanges the channel's
+ * service account (a key pair made for the test) for an OAuth token at the mock's token endpoint,
+ * which checks the JWT signature with the account's public key, caches it, and renews it once when
+ * Vertex refuses it; Claude is called with rawPredict and streamRawPredict. Driven by the official
+ * `openai` and `@anthropic-ai/sdk` clients, with the bill, the log and the disable policy checked.
+ */
+import Anthropic from '@anthropic-ai/sdk'
+import { ChannelType } from '@one-api/contracts/channel-types'
+import { testServiceAccount } from '@one-api/providers/testing/service-account'
+import type OpenAI from 'openai'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eventually } from '../testing/eventually.ts'
+import { REQUEST_ID, RelayFixture } from '../testing/relay-fixture.ts'
+import { testDialects } from '../testing/test-databases.ts'
+
+const CLAUDE = 'claude-3-5-haiku@20241022'
+const GEMINI = 'gemini-2.0-flash-001'
+const FAILING = 'claude-3-5-sonnet-v2@20241022'
+const REFUSED = 'claude-3-opus@20240229'
+const RATIO = 10
+const GENERATED = 'Hello from the mock upstream'
+const ask = (model: string) => ({
+  model,
+  messages: [{ role: 'user' as const, content: 'one two three four' }],
+})
+
+describe.each(testDialects())('Vertex AI channels through the gateway on %s', (dialect) => {
+  let fixture: RelayFixture
+  let client: OpenAI
+  let token: { id: number; key: string }
+  let account: ReturnType<typeof testServiceAccount>
+  const tokenCalls = () => fixture.mock.requests.filter((call) => call.path === '/token').length
+  const vertexCalls = (project: string) =>
+    fixture.mock.requests.filter((call) => call.path.startsWith(`/v1/projects/${project}/`))
+
+  beforeAll(async () => {
+    fixture = await RelayFixture.start(dialect, { CHANNEL_DISABLE_FAILURE_COUNT: '1' })
+    account = testServiceAccount(`${fixture.mock.url}/token`)
+    fixture.mock.vertex.addServiceAccount(account.email, account.publicKey)
+    await fixture.addChannel({
+      type: ChannelType.vertexAi,
+      key: `us-east5|serving-project|${account.adc}`,
+      models: [CLAUDE, GEMINI],
+    })
+    await fixture.addChannel({
+      type: ChannelType.vertexAi,
+      key: `us-east5|failing-project|${account.adc}`,
+      models: [FAILING],
+      priority: 10,
+    })
+    // An account Google does not know: its token exchange is refused.
+    const stranger = testServiceAccount(
+      `${fixture.mock.url}/token`,
+      'stranger@mock-project.iam.gserviceaccount.com',
+    )
+    await fixture.addChannel({
+      type: ChannelType.vertexAi,
+      key: `us-east5|refused-project|${stranger.adc}`,
+      models: [REFUSED],
+      priority: 10,
+    })
+    await fixture.addChannel({ key: 'sk-openai-backup', models: [FAILING, REFUSED], priority: 0 })
+    const models = [CLAUDE, GEMINI, FAILING, REFUSED]
+    await fixture.setPrices(
+      Object.fromEntries(models.map((model) => [model, RATIO])),
+      Object.fromEntries(models.map((model) => [model, 1])),
+    )
+    await fixture.setOption('AutomaticDisableChannelEnabled', true)
+    await fixture.setOption('RetryTimes', 2)
+    token = await fixture.createToken({ remain_quota: 1_000_000 })
+    client = fixture.openai(token.key)
+  })
+  afterAll(async () => {
+    await fixture?.close()
+  })
+
+  it('obtains a token once, calls Claude with it, and bills and logs the usage', async () => {
+    const before = tokenCalls()
+    const { data, response } = await client.chat.completions.create(ask(CLAUDE)).withResponse()
+    expect(data.choices[0]!.message.content).toBe(GENERATED)
+    expect(data.usage).toMatchObject({ prompt_tokens: 4, completion_tokens: 5, total_tokens: 9 })
+    const call = vertexCalls('serving-project').at(-1)!
+    expect(call.path).toBe(
+      `/v1/projects/serving-project/locations/us-east5/publishers/anthropic/models/${CLAUDE}:rawPredict`,
+    )
+    expect(call.headers.authorization).toMatch(/^Bearer ya29\.mock-/)
+    expect(call.json).toMatchObject({ anthropic_version: 'vertex-2023-10-16' })
+    const log = await fixture.logFor(response.headers.get(REQUEST_ID))
+    expect(log).toMatchObject({
+      model_name: CLAUDE,
+      prompt_tokens: 4,
+      completion_tokens: 5,
+      quota: 9 * RATIO,
+    })
+    // The token is cached: further requests make no exchange.
+    await client.chat.completions.create(ask(CLAUDE))
+    expect(tokenCalls()).toBe(before + 1)
+    expect(vertexCalls('serving-project').at(-1)!.headers.authorization).toBe(call.headers.authorization)
+  })
+
+  it('streams Claude through streamRawPredict with the usage the client asked for', async () => {
+    const { data: stream, response } = await client.chat.completions
+      .create({ ...ask(CLAUDE), stream: true, stream_options: { include_usage: true } })
+      .withResponse()
+    let text = ''
+    let usage: OpenAI.CompletionUsage | undefined | null
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta?.content ?? ''
+      if (chunk.usage) usage = chunk.usage
+    }
+    expect(text).toBe(GENERATED)
+    expect(usage).toMatchObject({ prompt_tokens: 4, completion_tokens: 5 })
+    expect(vertexCalls('serving-project').at(-1)!.path).toMatch(/:streamRawPredict$/)
+    const log = await fixture.logFor(response.headers.get(REQUEST_ID))
+    expect(log).toMatchObject({ is_stream: true, quota: 9 * RATIO })
+  })
+
+  it('renews a token Vertex no longer takes, once, and serves the request on the same channel', async () => {
+    fixture.mock.vertex.revokeTokens()
+    const exchanges = tokenCalls()
+    const calls = vertexCalls('serving-project').length
+    const completion = await client.chat.completions.create(ask(CLAUDE))
+    expect(completion.choices[0]!.message.content).toBe(GENERATED)
+    expect(tokenCalls()).toBe(exchanges + 1)
+    // The refused call and its retry with the new token.
+    const [refused, retried] = vertexCalls('serving-project').slice(calls)
+    expect(refused!.headers.authorization).not.toBe(retried!.headers.authorization)
+    const row = await fixture.db
+      .selectFrom('channels')
+      .select('status')
+      .where('models', '=', `${CLAUDE},${GEMINI}`)
+      .executeTakeFirstOrThrow()
+    expect(row.status).toBe(1)
+  })
+
+  it('calls Gemini models with generateContent and streamGenerateContent?alt=sse under publisher google', async () => {
+    const { data, response } = await client.chat.completions.create(ask(GEMINI)).withResponse()
+    expect(data.choices[0]!.message.content).toBe(GENERATED)
+    const call = vertexCalls('serving-project').at(-1)!
+    expect(call.path).toBe(
+      `/v1/projects/serving-project/locations/us-east5/publishers/google/models/${GEMINI}:generateContent`,
+    )
+    expect(call.headers.authorization).toMatch(/^Bearer ya29\.mock-/)
+    expect(call.json).toMatchObject({ contents: [{ role: 'user', parts: [{ text: 'one two three four' }] }] })
+    const log = await fixture.logFor(response.headers.get(REQUEST_ID))
+    expect(log).toMatchObject({
+      model_name: GEMINI,
+      prompt_tokens: 4,
+      completion_tokens: 5,
+      quota: 9 * RATIO,
+    })
+    const stream = await client.chat.completions.create({ ...ask(GEMINI), stream: true })
+    let text = ''
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
+    expect(text).toBe(GENERATED)
+    expect(vertexCalls('serving-project').at(-1)!.path).toMatch(/:streamGenerateContent\?alt=sse$/)
+  })
+
+  it('relays /v1/messages clients (the Anthropic SDK) natively to Claude on Vertex, and bridged to Gemini', async () => {
+    const anthropic = new Anthropic({ baseURL: fixture.baseUrl, apiKey: token.key, maxRetries: 0 })
+    const { data: message, response } = await anthropic.messages
+      .create({
+        model: CLAUDE,
+        max_tokens: 100,
+        system: 'Be brief',
+        messages: [{ role: 'user', content: 'one two three four' }],
+      })
+      .withResponse()
+    expect(message.content).toEqual([{ type: 'text', text: GENERATED }])
+    expect(message.usage).toMatchObject({ input_tokens: 6, output_tokens: 5 })
+    // The client's own body, without the model (it is in the URL) and with Vertex's version.
+    expect(vertexCalls('serving-project').at(-1)!.json).toEqual({
+      anthropic_version: 'vertex-2023-10-16',
+      max_tokens: 100,
+      system: 'Be brief',
+      messages: [{ role: 'user', content: 'one two three four' }],
+    })
+    const log = await fixture.logFor(response.headers.get(REQUEST_ID))
+    expect(log).toMatchObject({
+      model_name: CLAUDE,
+      prompt_tokens: 6,
+      completion_tokens: 5,
+      quota: 11 * RATIO,
+    })
+    const stream = anthropic.messages.stream({
+      model: CLAUDE,
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'hi' }],
+    })
+    const final = await stream.finalMessage()
+    expect(final.content).toEqual([{ type: 'text', text: GENERATED }])
+    expect(vertexCalls('serving-project').at(-1)!.path).toMatch(/publishers\/anthropic\/.*:streamRawPredict$/)
+    const gemini = await anthropic.messages.create({
+      model: GEMINI,
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'hi' }],
+    })
+    expect(gemini.content).toEqual([{ type: 'text', text: GENERATED }])
+    expect(vertexCalls('serving-project').at(-1)!.path).toMatch(/publishers\/google\/.*:generateContent$/)
+  })
+
+  it('fails over on RESOURCE_EXHAUSTED (429) and 5xx', async () => {
+    const backupCalls = fixture.requestsFor('sk-openai-backup').length
+    for (const status of [429, 500]) {
+      fixture.mock.addFault({ match: { path: '/projects/failing-project/' }, status, times: 1 })
+      const completion = await client.chat.completions.create(ask(FAILING))
+      expect(completion.choices[0]!.message.content).toBe(GENERATED)
+    }
+    expect(fixture.requestsFor('sk-openai-backup').length).toBe(backupCalls + 2)
+  })
+
+  it('disables a channel whose service account the token endpoint refuses, and serves from the next one', async () => {
+    const completion = await client.chat.completions.create(ask(REFUSED))
+    expect(completion.choices[0]!.message.content).toBe(GENERATED)
+    // Without a token, Vertex itself was never called.
+    expect(vertexCalls('refused-project')).toHaveLength(0)
+    await eventually(async () => {
+      const row = await fixture.db
+        .selectFrom('channels')
+        .select('status')
+        .where('models', '=', REFUSED)
+        .executeTakeFirstOrThrow()
+      return row.status === 3
+    })
+  })
+})

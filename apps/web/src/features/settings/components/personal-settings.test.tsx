@@ -1,0 +1,47 @@
+import { screen } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { clearStoredUser, storeUser } from '@/lib/user-store.ts'
+import { renderWithProviders } from '@/testing/render.tsx'
+import { PersonalSettings } from './personal-settings.tsx'
+
+const self = {
+  id: 7,
+  username: 'carol',
+  display_name: 'Carol',
+  role: 1,
+  status: 1,
+  email: 'carol@example.com',
+  github_id: '',
+  wechat_id: '',
+  lark_id: '',
+  oidc_id: '',
+  quota: 500_000,
+  used_quota: 1000,
+  request_count: 3,
+  group: 'default',
+  aff_code: 'abcd',
+}
+
+const reply = (data: unknown) => new Response(JSON.stringify({ success: true, message: '', data }))
+
+beforeEach(() => {
+  storeUser({ id: 7, username: 'carol', display_name: 'Carol', role: 1, status: 1, group: 'default' })
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => reply(url === '/api/user/self' ? self : null)),
+  )
+})
+afterEach(() => {
+  vi.unstubAllGlobals()
+  clearStoredUser()
+})
+
+describe('the personal settings tab', () => {
+  it('reads the user record once for the profile, the balance and the bindings', async () => {
+    renderWithProviders(<PersonalSettings />, '/setting')
+    expect(await screen.findByText('carol@example.com')).toBeInTheDocument()
+    expect(await screen.findAllByText(/Carol/)).not.toHaveLength(0)
+    const reads = vi.mocked(fetch).mock.calls.filter(([url]) => url === '/api/user/self')
+    expect(reads).toHaveLength(1)
+  })
+})

@@ -1,0 +1,155 @@
+/**
+ * Ollama's native answers read for billing and turned into OpenAI's shapes.
+ * https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion
+ * (message, done_reason, prompt_eval_count, eval_count), #generate-embeddings (embeddings).
+ */
+import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
+import { openAiUsageOf } from '../shared/chat-chunks.ts'
+import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
+import type { Usage } from '../shared/usage.ts'
+
+type Json = Record<string, unknown>
+
+const isRecord = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+const count = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined
+
+/**
+ * prompt_eval_count and eval_count. Ollama leaves out prompt_eval_count when the whole prompt came
+ * from its cache: the prompt is then marked missing and counted locally.
+ */
+export function ollamaUsage(json: Json): Usage | undefined {
+  const prompt = count(json.prompt_eval_count)
+  const completion = count(json.eval_count)
+  if (prompt === undefined && completion === undefined) return undefined
+  const usage: { -readonly [K in keyof Usage]: Usage[K] } = {
+    promptTokens: prompt ?? 0,
+    completionTokens: completion ?? 0,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+    totalTokens: (prompt ?? 0) + (completion ?? 0),
+  }
+  if (prompt === undefined) usage.promptMissing = true
+  if (completion === undefined) usage.completionMissing = true
+  return usage
+}
+
+export function finishReason(doneReason: unknown, calledTools: boolean): string {
+  if (calledTools) return 'tool_calls'
+  return doneReason === 'length' ? 'length' : 'stop'
+}
+
+/** Ollama's tool calls (arguments as an object) as OpenAI's, ids made up where Ollama gives none. */
+export function openAiToolCalls(calls: unknown, firstIndex = 0): Json[] {
+  if (!Array.isArray(calls)) return []
+  return calls.filter(isRecord).map((call, offset) => {
+    const fn = isRecord(call.function) ? call.function : {}
+    const args = typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? {})
+    const id = typeof call.id === 'string' ? call.id : `call_${firstIndex + offset}`
+    return { id, type: 'function', function: { name: fn.name, arguments: args } }
+  })
+}
+
+export function parseOllamaJson(response: UpstreamResponse): Json | UpstreamError {
+  const { status, headers, body } = response
+  if (status < 200 || status >= 300) return mapUpstreamError(status, body, headers)
+  let json: unknown
+  try {
+    json = JSON.parse(body.toString('utf8'))
+  } catch {
+    return localError(502, 'unmarshal_response_body_failed', 'upstream returned invalid JSON', {
+      retryable: true,
+    })
+  }
+  if (!isRecord(json)) {
+    return localError(502, 'unmarshal_response_body_failed', 'upstream returned an unexpected body', {
+      retryable: true,
+    })
+  }
+  if (typeof json.error === 'string') return mapUpstreamError(status, body, headers)
+  return json
+}
+
+const isError = (value: Json | UpstreamError): value is UpstreamError => value.kind === 'error'
+
+function parseChat(json: Json, request: RelayRequest): ParsedResponse | UpstreamError {
+  if (!isRecord(json.message)) {
+    return localError(502, 'invalid_upstream_response', 'upstream returned no message in its answer', {
+      retryable: true,
+      type: 'upstream_error',
+    })
+  }
+  const calls = openAiToolCalls(json.message.tool_calls)
+  const text = typeof json.message.content === 'string' ? json.message.content : ''
+  const message: Json = {
+    role: 'assistant',
+    content: text === '' && calls.length > 0 ? null : text,
+    refusal: null,
+  }
+  if (typeof json.message.thinking === 'string' && json.message.thinking !== '')
+    message.reasoning_content = json.message.thinking
+  if (calls.length > 0) message.tool_calls = calls
+  const usage = ollamaUsage(json)
+  const completion = {
+    id: 'chatcmpl-ollama',
+    object: 'chat.completion',
+    created: request.receivedAt ?? 0,
+    model: typeof json.model === 'string' ? json.model : request.mappedModel,
+    choices: [
+      { index: 0, message, logprobs: null, finish_reason: finishReason(json.done_reason, calls.length > 0) },
+    ],
+    ...(usage ? { usage: openAiUsageOf(usage) } : {}),
+  }
+  const generated = text + calls.map((call) => (call.function as Json).arguments).join('')
+  return { kind: 'response', body: Buffer.from(JSON.stringify(completion)), usage, completionText: generated }
+}
+
+/** float32 little-endian bytes as base64, the encoding the OpenAI SDKs ask for. */
+const base64Vector = (values: number[]): string =>
+  Buffer.from(new Float32Array(values).buffer).toString('base64')
+
+function parseEmbed(json: Json, request: RelayRequest): ParsedResponse | UpstreamError {
+  if (!Array.isArray(json.embeddings)) {
+    return localError(502, 'invalid_upstream_response', 'upstream returned no embeddings', {
+      retryable: true,
+      type: 'upstream_error',
+    })
+  }
+  const base64 = request.json?.encoding_format === 'base64'
+  const prompt = count(json.prompt_eval_count)
+  const answer = {
+    object: 'list',
+    data: json.embeddings.map((vector, index) => ({
+      object: 'embedding',
+      index,
+      embedding: base64 ? base64Vector(vector as number[]) : vector,
+    })),
+    model: typeof json.model === 'string' ? json.model : request.mappedModel,
+    usage: { prompt_tokens: prompt ?? 0, total_tokens: prompt ?? 0 },
+  }
+  const usage = prompt === undefined ? undefined : ollamaUsage({ prompt_eval_count: prompt, eval_count: 0 })
+  return { kind: 'response', body: Buffer.from(JSON.stringify(answer)), usage }
+}
+
+export function parseOllamaResponse(
+  response: UpstreamResponse,
+  request: RelayRequest,
+): ParsedResponse | UpstreamError {
+  const json = parseOllamaJson(response)
+  if (isError(json)) return json
+  if (request.mode === 'embeddings') return parseEmbed(json, request)
+  if (request.stream) {
+    return localError(
+      502,
+      'upstream_stream_not_supported',
+      'upstream returned a non-stream reply to a stream request',
+      {
+        retryable: true,
+        type: 'upstream_error',
+      },
+    )
+  }
+  return parseChat(json, request)
+}

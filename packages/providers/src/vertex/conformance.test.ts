@@ -1,0 +1,249 @@
+/**
+ * Claude on Vertex AI through the shared conformance suite. Answers and streams are Anthropic's
+ * Messages shapes, as Google documents for Claude's rawPredict and streamRawPredict; errors are
+ * Google's. The token is what the pipeline's credential exchange yields.
+ * https://cloud.google.com/vertex-ai/generative-ai/docs/partner-models/claude/use-claude
+ */
+import { describe, expect, it } from 'vitest'
+import { runAdaptorConformance } from '../testing/conformance.ts'
+import { fixtureLoader } from '../testing/fixtures.ts'
+import { jsonRelayRequest } from '../testing/relay-request.ts'
+import { testServiceAccount } from '../testing/service-account.ts'
+import { vertexAdaptor } from './adaptor.ts'
+
+const fixture = fixtureLoader(new URL('./__fixtures__/', import.meta.url))
+const reply = (name: string, status = 200, headers?: Record<string, string>) => ({
+  status,
+  headers,
+  body: fixture(name),
+})
+const sse = (name: string) => reply(name, 200, { 'content-type': 'text/event-stream' })
+const model = 'claude-3-7-sonnet@20250219'
+const hello = [{ role: 'user', content: 'Hello, Claude' }]
+const chat = { model, messages: hello }
+const request = (body: Record<string, unknown>) => jsonRelayRequest('chat', { ...chat, ...body })
+const helloBlocks = [{ role: 'user', content: [{ type: 'text', text: 'Hello, Claude' }] }]
+const base64 = '/9j/4AAQSkZJRg=='
+const weatherTool = {
+  type: 'function',
+  function: {
+    name: 'get_weather',
+    description: 'Get the current weather in a given location',
+    parameters: {
+      type: 'object',
+      properties: { location: { type: 'string', description: 'The city and state, e.g. San Francisco, CA' } },
+      required: ['location'],
+    },
+  },
+}
+const account = testServiceAccount('https://oauth2.googleapis.com/token')
+const channel = {
+  type: 42,
+  key: `us-east5|my-project|${account.adc}`,
+  accessToken: 'ya29.a0AfB_byC-test-token',
+}
+
+runAdaptorConformance(vertexAdaptor, {
+  channel,
+  auth: ['authorization', 'Bearer ya29.a0AfB_byC-test-token'],
+  plain: {
+    request: jsonRelayRequest(
+      'chat',
+      { ...chat, model: 'claude' },
+      { requestedModel: 'claude', mappedModel: model },
+    ),
+    sent: { anthropic_version: 'vertex-2023-10-16', max_tokens: 4096, messages: helloBlocks },
+  },
+  system: {
+    request: request({
+      messages: [{ role: 'system', content: 'You are a seasoned data scientist.' }, ...hello],
+    }),
+    sent: { system: 'You are a seasoned data scientist.', messages: helloBlocks },
+  },
+  multiTurn: {
+    request: request({
+      messages: [
+        { role: 'user', content: 'Hello there.' },
+        { role: 'assistant', content: "Hi, I'm Claude. How can I help you?" },
+        { role: 'user', content: 'Can you explain LLMs in plain English?' },
+      ],
+    }),
+    sent: {
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Hello there.' }] },
+        { role: 'assistant', content: [{ type: 'text', text: "Hi, I'm Claude. How can I help you?" }] },
+        { role: 'user', content: [{ type: 'text', text: 'Can you explain LLMs in plain English?' }] },
+      ],
+    },
+  },
+  image: {
+    request: request({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image_url', image_url: { url: `data:image/jpeg;base64,${base64}` } },
+            { type: 'text', text: 'What is in the above image?' },
+          ],
+        },
+      ],
+    }),
+    sent: {
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: base64 } },
+            { type: 'text', text: 'What is in the above image?' },
+          ],
+        },
+      ],
+    },
+  },
+  tools: {
+    request: request({ tools: [weatherTool], tool_choice: 'required', max_tokens: 1024 }),
+    sent: {
+      tools: [
+        {
+          name: 'get_weather',
+          description: weatherTool.function.description,
+          input_schema: weatherTool.function.parameters,
+        },
+      ],
+      tool_choice: { type: 'any' },
+      max_tokens: 1024,
+    },
+  },
+  text: {
+    request: request({}),
+    reply: reply('claude-message.json'),
+    answer: {
+      text: 'Hi! My name is Claude.',
+      finishReason: 'stop',
+      usage: {
+        promptTokens: 6197,
+        completionTokens: 503,
+        totalTokens: 6700,
+        cachedTokens: 2051,
+        cacheWriteTokens: 2051,
+      },
+    },
+  },
+  toolCall: {
+    request: request({ tools: [weatherTool] }),
+    reply: reply('claude-tool-use.json'),
+    answer: {
+      text: "I'll check the current weather in San Francisco for you.",
+      tool: { name: 'get_weather', arguments: { location: 'San Francisco, CA', unit: 'celsius' } },
+      finishReason: 'tool_calls',
+      usage: { promptTokens: 384, completionTokens: 89, totalTokens: 473, cachedTokens: 0 },
+    },
+  },
+  empty: {
+    request: request({}),
+    reply: reply('claude-empty.json'),
+    answer: {
+      text: '',
+      finishReason: 'stop',
+      usage: { promptTokens: 12, completionTokens: 0, totalTokens: 12 },
+    },
+  },
+  filtered: {
+    request: request({}),
+    reply: reply('claude-refusal.json'),
+    answer: {
+      text: '',
+      finishReason: 'content_filter',
+      usage: { promptTokens: 25, completionTokens: 3, totalTokens: 28 },
+    },
+  },
+  stream: {
+    request: request({ stream: true }),
+    sent: { stream: true },
+    reply: sse('claude-stream.sse'),
+    answer: {
+      text: 'Hello! Grüße 東京 🌸',
+      finishReason: 'stop',
+      usage: { promptTokens: 25, completionTokens: 15, totalTokens: 40, cachedTokens: 0 },
+    },
+  },
+  streamedToolCall: {
+    request: request({ stream: true, tools: [weatherTool] }),
+    reply: sse('claude-stream-tool-use.sse'),
+    answer: {
+      text: "Okay, let's check the weather for San Francisco, CA:",
+      tool: { name: 'get_weather', arguments: { location: 'San Francisco, CA', unit: 'fahrenheit' } },
+      finishReason: 'tool_calls',
+      usage: { promptTokens: 472, completionTokens: 89, totalTokens: 561 },
+    },
+  },
+  errors: {
+    badRequest: reply('error-400.json', 400),
+    unauthorized: reply('error-401.json', 401),
+    modelNotFound: reply('error-404.json', 404),
+    rateLimited: reply('error-429.json', 429),
+    serverError: reply('error-500.json', 500),
+  },
+})
+
+describe('Vertex AI specifics', () => {
+  it('calls the region’s host with the project, region and model in the path', () => {
+    const built = vertexAdaptor.buildRequest(request({ stream: true }), channel)
+    if (built.kind !== 'request') throw new Error(built.message)
+    expect(built.url).toBe(
+      'https://us-east5-aiplatform.googleapis.com/v1/projects/my-project/locations/us-east5/publishers/anthropic/models/claude-3-7-sonnet@20250219:streamRawPredict',
+    )
+    const global = vertexAdaptor.buildRequest(request({}), {
+      ...channel,
+      key: `global|my-project|${account.adc}`,
+    })
+    expect(global).toMatchObject({
+      url: 'https://aiplatform.googleapis.com/v1/projects/my-project/locations/global/publishers/anthropic/models/claude-3-7-sonnet@20250219:rawPredict',
+    })
+  })
+
+  it('takes region, project and key file from the config, the project from the key file when none is set', () => {
+    const config = { region: 'europe-west1', vertex_ai_adc: account.adc }
+    const built = vertexAdaptor.buildRequest(request({}), { ...channel, key: '', config })
+    expect(built).toMatchObject({
+      url: expect.stringContaining('/projects/mock-project/locations/europe-west1/'),
+    })
+  })
+
+  it('gives Google’s bad request statuses the type a client expects', () => {
+    const error = vertexAdaptor.parseResponse({ ...reply('error-400.json', 400), headers: {} }, request({}))
+    expect(error).toMatchObject({
+      kind: 'error',
+      type: 'invalid_request_error',
+      message: 'messages: Input should be a valid list',
+    })
+  })
+
+  it('disables a channel whose key is no service account key file, before any call', () => {
+    expect(vertexAdaptor.credentialExchange!({ type: 42, key: 'us-east5|p|not json' }, 0)).toMatchObject({
+      kind: 'error',
+      disableChannel: true,
+    })
+    expect(vertexAdaptor.credentialExchange!({ type: 42, key: account.adc }, 0)).toMatchObject({
+      kind: 'error',
+      message: expect.stringContaining('region'),
+    })
+  })
+
+  it('signs an assertion the pipeline exchanges at the key file’s token URI', () => {
+    const exchange = vertexAdaptor.credentialExchange!(channel, 1_700_000_000)
+    if (exchange.kind !== 'exchange') throw new Error(exchange.message)
+    expect(exchange.request.url).toBe('https://oauth2.googleapis.com/token')
+    const assertion = new URLSearchParams(String(exchange.request.body)).get('assertion')!
+    const claims = JSON.parse(Buffer.from(assertion.split('.')[1]!, 'base64url').toString())
+    expect(claims).toEqual({
+      iss: account.email,
+      scope: 'https://www.googleapis.com/auth/cloud-platform',
+      aud: 'https://oauth2.googleapis.com/token',
+      iat: 1_700_000_000,
+      exp: 1_700_003_600,
+    })
+    // The secret never appears in what names the cached token.
+    expect(exchange.cacheKey).not.toContain('PRIVATE KEY')
+  })
+})

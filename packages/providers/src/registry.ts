@@ -2,6 +2,7 @@
  * Channel type id -> adaptor, per client API. Adding a provider means one folder and one line here.
  */
 import type { Adaptor, ClientApi } from './adaptor.ts'
+import { aiProxyLibraryAdaptor } from './aiproxy-library/adaptor.ts'
 import { aliAdaptor } from './ali/adaptor.ts'
 import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts'
 import { anthropicClientBridge } from './anthropic-client/bridge.ts'
@@ -44,6 +45,7 @@ adaptors.set(42, vertexAdaptor)
 adaptors.set(34, cozeAdaptor)
 adaptors.set(37, cloudflareAdaptor)
 adaptors.set(38, deeplAdaptor)
+adaptors.set(21, aiProxyLibraryAdaptor)
 
 type BridgedClientApi = Exclude<ClientApi, 'openai' | 'responses'>
 

@@ -110,6 +110,8 @@ test('a user signs out from the username menu', async ({ page }) => {
   expect((await registered.json()).success).toBe(true)
   await signIn(page, leaver.username, leaver.password)
   await page.getByRole('button', { name: leaver.username, exact: true }).click()
+  await expect(page.getByRole('menuitem', { name: 'Sign out' })).toBeVisible()
+  await expectAccessible(page, 'the username menu')
   await page.getByRole('menuitem', { name: 'Sign out' }).click()
   await expect(page).toHaveURL(/\/login$/)
   await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible()

@@ -8,7 +8,7 @@ import {
   uniqueSuffix,
   waitForMail,
 } from '../sign-in-helpers.ts'
-import { captureScreen, expect, heading, signIn, test } from '../support.ts'
+import { captureScreen, dismissNotices, expect, heading, signIn, test } from '../support.ts'
 
 // The switches this spec turns on; afterAll turns them off again for the other specs.
 const SWITCHES_OFF = {
@@ -74,6 +74,9 @@ test('a person registers with a mailed code, signs out, resets the password from
   await page.getByRole('button', { name: 'Send reset link' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'reset link has been sent' })).toBeVisible()
   await expect(page.getByRole('button', { name: /^Resend \(\d+ s\)$/ })).toBeDisabled()
+  // The page says it in its own notice; the toast saying it too may be fading out under the check.
+  await dismissNotices(page)
+  await expect(page.locator('.mantine-Notification-root')).toHaveCount(0)
   await captureScreen(page, 'sign-in-forgot-password')
 
   await page.goto(resetLinkIn(await waitForMail(person.email, 2)))

@@ -135,6 +135,13 @@ export interface UpstreamRequest {
   readonly bodyRewritten: boolean
   /** True when the adaptor added include_usage itself: the usage-only chunk must not reach the client. */
   readonly dropUsageChunk: boolean
+  /**
+   * Set for an upstream spoken to over a WebSocket (a ws:// or wss:// URL): `body` is the first
+   * message sent; every message received is handed on (to parseResponse gathered, or to the stream
+   * transformer) followed by a line feed; the call ends when the upstream closes the socket or a
+   * message `isLast` says so.
+   */
+  readonly webSocket?: { readonly isLast: (message: string) => boolean }
 }
 
 /** An upstream or adaptor failure, already classified for retry and auto-disable decisions. */

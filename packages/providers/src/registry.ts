@@ -25,6 +25,7 @@ import { responsesPassthroughAdaptor, servesResponsesApi } from './responses-cli
 import { hunyuanAdaptor } from './tencent/adaptor.ts'
 import { vertexAdaptor } from './vertex/adaptor.ts'
 import { vertexMessagesAdaptor } from './vertex/native-messages.ts'
+import { xunfeiAdaptor } from './xunfei/adaptor.ts'
 import { zhipuAdaptor } from './zhipu/adaptor.ts'
 
 /** Adaptors for OpenAI clients (chat completions and the other OpenAI endpoints). */
@@ -46,6 +47,7 @@ adaptors.set(34, cozeAdaptor)
 adaptors.set(37, cloudflareAdaptor)
 adaptors.set(38, deeplAdaptor)
 adaptors.set(21, aiProxyLibraryAdaptor)
+adaptors.set(18, xunfeiAdaptor)
 
 type BridgedClientApi = Exclude<ClientApi, 'openai' | 'responses'>
 

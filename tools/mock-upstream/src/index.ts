@@ -11,3 +11,4 @@ export {
 } from './server.ts'
 export { SPEECH_PIECE_BYTES, SPEECH_TOKENS_PER_PIECE, speechAudio, speechPiece } from './speech.ts'
 export { DEFAULT_CHUNKS, generatedText } from './usage-rules.ts'
+export { SPARK_MOCK_KEY } from './xunfei.ts'

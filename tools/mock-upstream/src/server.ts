@@ -50,6 +50,7 @@ import { handleResponses } from './responses.ts'
 import { matchRoute, type Route } from './routes.ts'
 import { handleSpeech } from './speech.ts'
 import { handleVertex, sendGoogleStatus, VertexAuth } from './vertex.ts'
+import { isSparkPath, SparkServer } from './xunfei.ts'
 
 export interface MockUpstreamOptions {
   port?: number
@@ -113,6 +114,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
   const dashScope = new DashScope(apiKeys)
   const replicate = new Replicate(apiKeys)
   const vertexAuth = new VertexAuth()
+  const spark = new SparkServer(options.apiKeys)
 
   function control(request: IncomingMessage, response: ServerResponse, pathname: string, body: Buffer) {
     const route = `${request.method} ${pathname}`
@@ -375,6 +377,11 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     })
   })
   server.keepAliveTimeout = 65_000
+  server.on('upgrade', (request, socket, head) => {
+    const pathname = (request.url ?? '/').split('?', 1)[0]!
+    if (isSparkPath(pathname)) spark.upgrade(request, socket, head)
+    else socket.destroy()
+  })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve())
@@ -394,6 +401,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     },
     close: () =>
       new Promise<void>((resolve) => {
+        spark.close()
         server.closeAllConnections()
         server.close(() => resolve())
       }),

@@ -8,6 +8,10 @@ export const theme = createTheme({
   defaultRadius: 'md',
   components: {
     Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+    // A menu's focus placeholder is a focusable child of role="menu" that is not a menu item, which
+    // screen readers stumble on (axe: aria-required-children); without it the items take the focus.
+    // A plain object, not Menu.extend: importing Menu here would put it in the first load.
+    Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
     // A toast's message under its title is grey by default (3.3:1 on white): the body colour instead.
     Notification: Notification.extend({ styles: { description: { color: 'var(--mantine-color-text)' } } }),
   },

@@ -31,6 +31,8 @@ export function anthropicClientBridge(inner: Adaptor): Adaptor {
     name: inner.name,
     remoteImages: inner.remoteImages,
     credentialExchange: inner.credentialExchange,
+    // A job the upstream runs in steps is followed alike whatever the client's API.
+    task: inner.task,
     buildRequest: inner.buildRequest,
     parseResponse(response: UpstreamResponse, request: RelayRequest) {
       const parsed = inner.parseResponse(response, request)

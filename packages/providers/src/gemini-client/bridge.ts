@@ -34,7 +34,10 @@ export function geminiClientBridge(inner: Adaptor): Adaptor {
   return {
     name: inner.name,
     remoteImages: inner.remoteImages,
+    credentialExchange: inner.credentialExchange,
     buildRequest: inner.buildRequest,
+    // A job the upstream runs in steps is followed alike whatever the client's API.
+    task: inner.task,
     parseResponse(response: UpstreamResponse, request: RelayRequest) {
       const parsed = inner.parseResponse(response, request)
       return parsed.kind === 'error' ? parsed : translateAnswer(parsed, request)

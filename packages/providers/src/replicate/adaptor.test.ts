@@ -41,7 +41,12 @@ const image = jsonRelayRequest('images', {
 })
 
 describe('Replicate requests', () => {
-  it('serves channel type 46', () => expect(getAdaptor(46)).toBe(replicateAdaptor))
+  it('serves channel type 46, its predictions followed for every client API', () => {
+    expect(getAdaptor(46)).toBe(replicateAdaptor)
+    for (const api of ['anthropic', 'gemini', 'responses'] as const) {
+      expect(getAdaptor(46, api)?.task).toBe(replicateAdaptor.task)
+    }
+  })
 
   it('creates a prediction on the official model, waiting for it, with the prompt one-api builds', () => {
     const built = build(replicateAdaptor, chat({ temperature: 0.5 }), channel)

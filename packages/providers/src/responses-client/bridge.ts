@@ -36,6 +36,8 @@ export function responsesClientBridge(inner: Adaptor): Adaptor {
     name: inner.name,
     remoteImages: inner.remoteImages,
     credentialExchange: inner.credentialExchange,
+    // A job the upstream runs in steps is followed alike whatever the client's API.
+    task: inner.task,
     buildRequest(request, channel) {
       const refusal = request.native && untranslatable(request.native.json)
       // Another channel, one that serves the Responses API itself, may take it.

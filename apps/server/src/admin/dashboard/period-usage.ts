@@ -57,7 +57,12 @@ function combined(first: PeriodUsage, second: PeriodUsage): PeriodUsage {
 interface CachedPeriod {
   versions: number[]
   usage: PeriodUsage
+  /** Rows kept: days, models, channels and users. */
+  rows: number
 }
+
+const rowsOf = (usage: PeriodUsage) =>
+  usage.days.length + usage.models.size + usage.channels.size + usage.users.size
 
 /**
  * The usage of days before today, kept per filter and period, and given out again only while
@@ -69,9 +74,16 @@ interface CachedPeriod {
  */
 export class FinishedDaysCache {
   private readonly entries = new Map<string, CachedPeriod>()
+  private rows = 0
 
-  /** `limit` periods are kept, the least recently used dropped first. */
-  constructor(private readonly limit = 32) {}
+  /**
+   * At most `limit` periods and `rowLimit` rows in all are kept (a year across 100,000 active users
+   * is 100,000 rows, about 20 MB), the least recently used dropped first.
+   */
+  constructor(
+    private readonly limit = 32,
+    private readonly rowLimit = 500_000,
+  ) {}
 
   async usage(db: Kysely<LogSchema>, filter: UsageFilter): Promise<PeriodUsage> {
     const key = JSON.stringify([
@@ -83,15 +95,29 @@ export class FinishedDaysCache {
     ])
     const versions = await dayVersions(db, filter.firstDay, filter.lastDay)
     const cached = this.entries.get(key)
-    this.entries.delete(key)
     if (cached && cached.versions.every((version, index) => version === versions[index])) {
+      this.entries.delete(key)
       this.entries.set(key, cached)
       return cached.usage
     }
     const usage = await readUsage(db, filter)
-    this.entries.set(key, { versions, usage })
-    if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value as string)
+    const entry = { versions, usage, rows: rowsOf(usage) }
+    // Dropped only now: a concurrent look at the same period may have stored it meanwhile.
+    this.drop(key)
+    this.entries.set(key, entry)
+    this.rows += entry.rows
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.limit && this.rows <= this.rowLimit) break
+      this.drop(oldest)
+    }
     return usage
+  }
+
+  private drop(key: string) {
+    const entry = this.entries.get(key)
+    if (!entry) return
+    this.entries.delete(key)
+    this.rows -= entry.rows
   }
 }
 

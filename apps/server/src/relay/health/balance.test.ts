@@ -22,6 +22,12 @@ const ANSWERS: Record<string, unknown> = {
     ],
   },
   '/v1/user/info': { code: 20000, data: { totalBalance: '9.75' } },
+  '/v1/users/me/balance': {
+    code: 0,
+    data: { available_balance: 49.58894, voucher_balance: 46.58893, cash_balance: 3.00001 },
+    scode: '0x0',
+    status: true,
+  },
 }
 
 describe('channel balance queries', () => {
@@ -81,6 +87,7 @@ describe('channel balance queries', () => {
     [20, 37.5, '/api/v1/credits', 'bearer'],
     [36, 42.3, '/user/balance', 'bearer'],
     [44, 9.75, '/v1/user/info', 'bearer'],
+    [25, 49.58894, '/v1/users/me/balance', 'bearer'],
   ] as const)('type %i reads %d from %s', async (type, balance, path, keyIn) => {
     expect(await fetchBalance(channel(type))).toBeCloseTo(balance, 6)
     const { url, headers } = lastRequest()

@@ -59,6 +59,10 @@ const openRouter: Fetcher = async (channel, base) => {
   const data = (await getJson(`${base}/api/v1/credits`, bearer(channel))).data
   return finiteAmount(data?.total_credits) - finiteAmount(data?.total_usage)
 }
+// Moonshot's balance in yuan: vouchers and cash together.
+// https://platform.moonshot.cn/docs/api/balance
+const moonshot: Fetcher = async (channel, base) =>
+  finiteAmount((await getJson(`${base}/v1/users/me/balance`, bearer(channel))).data?.available_balance)
 const siliconFlow: Fetcher = async (channel, base) =>
   finiteAmount((await getJson(`${base}/v1/user/info`, bearer(channel))).data?.totalBalance)
 
@@ -88,6 +92,8 @@ const FETCHERS: Record<number, [Fetcher, string]> = {
   [ChannelType.openRouter]: [openRouter, 'https://openrouter.ai'],
   [ChannelType.deepSeek]: [deepSeek, 'https://api.deepseek.com'],
   [ChannelType.siliconFlow]: [siliconFlow, 'https://api.siliconflow.cn'],
+  /** Moonshot. */
+  25: [moonshot, 'https://api.moonshot.cn'],
 }
 
 export function hasBalanceQuery(type: number): boolean {

@@ -2,7 +2,8 @@ import type { ServerResponse } from 'node:http'
 import type { ClientApi, RelayMode } from '@one-api/providers'
 import type { RelayCaller } from '../auth/token-auth.ts'
 import type { RelayBodyFacts } from './request-body.ts'
-import { StreamTooLong, type UpstreamExchange } from './upstream-exchange.ts'
+import type { RunningCall } from './upstream-client.ts'
+import { StreamTooLong } from './upstream-exchange.ts'
 
 /** Everything known about one relay request while it is being served. */
 export interface RelayState {
@@ -35,7 +36,7 @@ export interface RelayState {
   /** Set with clientGone when the gateway's shutdown closed the connection, not the client. */
   cutByShutdown: boolean
   /** The upstream call in progress: cancelled when the client goes away. */
-  upstreamCall?: UpstreamExchange
+  upstreamCall?: RunningCall
 }
 
 /** What a log says of a stream whose connection closed before its end. */

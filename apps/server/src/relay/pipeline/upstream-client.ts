@@ -4,7 +4,13 @@ import { Agent, type Dispatcher, ProxyAgent } from 'undici'
 import { CredentialCache } from './credential-cache.ts'
 import { ImageFetcher, type ImageFetchOptions } from './image-fetcher.ts'
 import { type StreamedResponse, StreamedResponseHandler } from './streamed-response.ts'
-import { type ExchangeLimits, type StreamSink, UpstreamExchange } from './upstream-exchange.ts'
+import {
+  type ExchangeLimits,
+  type StreamSink,
+  type UpstreamAnswer,
+  UpstreamExchange,
+} from './upstream-exchange.ts'
+import { WebSocketExchange } from './websocket-exchange.ts'
 
 /** One call to an upstream provider, as an adaptor builds it. */
 export interface UpstreamCall {
@@ -13,6 +19,14 @@ export interface UpstreamCall {
   headers: Record<string, string>
   body?: Buffer | string
   signal?: AbortSignal
+  /** Set for a WebSocket upstream (websocket-exchange.ts): which message is the answer's last. */
+  webSocket?: { isLast: (message: string) => boolean }
+}
+
+/** A relay call in progress: its answer, and how to cancel it. */
+export interface RunningCall {
+  readonly done: Promise<UpstreamAnswer>
+  cancel(reason: Error): void
 }
 
 export interface UpstreamClientOptions {
@@ -60,12 +74,15 @@ export class UpstreamClient {
   private readonly whole: Dispatcher
   private readonly streaming: Dispatcher
   private readonly limits: ExchangeLimits
+  /** RELAY_TIMEOUT in milliseconds (0: none), for WebSocket upstreams' silences. */
+  private readonly idleMs: number
   private readonly images: ImageFetcher
   /** Tokens of channels whose upstream takes an exchanged token (Adaptor.credentialExchange). */
   readonly credentials = new CredentialCache((call) => this.send(call, { whole: true }))
 
   constructor(options: UpstreamClientOptions) {
     this.images = new ImageFetcher(options.images ?? DEFAULT_IMAGE_OPTIONS)
+    this.idleMs = options.timeoutSeconds * 1000
     this.limits = {
       maxBufferedBytes: options.maxResponseBytes,
       maxStreamMs: options.maxStreamSeconds * 1000,
@@ -78,7 +95,15 @@ export class UpstreamClient {
    * The relay's call: the answer is gathered, or streamed into `sink` when it is a 2xx answer the
    * sink takes. Cancel it through the returned exchange.
    */
-  start(call: UpstreamCall, sink?: StreamSink): UpstreamExchange {
+  start(call: UpstreamCall, sink?: StreamSink): RunningCall {
+    if (call.webSocket) {
+      const limits = { ...this.limits, idleMs: this.idleMs }
+      return new WebSocketExchange(
+        { url: call.url, body: call.body, isLast: call.webSocket.isLast },
+        sink,
+        limits,
+      )
+    }
     const exchange = new UpstreamExchange(sink, this.limits)
     dispatch(sink ? this.streaming : this.whole, call, exchange)
     return exchange

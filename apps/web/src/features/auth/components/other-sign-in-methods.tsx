@@ -4,16 +4,19 @@ import { useQueryClient } from '@tanstack/react-query'
 import { lazy, Suspense } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
+import { loadCatalogues } from '@/i18n/i18n.ts'
 import { notifySuccess } from '@/lib/notify.ts'
 import { forgetUserQueries, useStatus } from '@/lib/status.ts'
 import { storeUser } from '@/lib/user-store.ts'
 import { signInWithWeChat } from '../api/oauth.ts'
 import { enabledProviders, RedirectButton, WeChatButton } from './provider-buttons.tsx'
 
-// The dialog (and Mantine's Modal) loads when first opened: the sign-in page's first load stays small.
-const WeChatCodeModal = lazy(async () => ({
-  default: (await import('./wechat-code-modal.tsx')).WeChatCodeModal,
-}))
+// The dialog (and Mantine's Modal) loads when first opened, with the texts of the account pages it
+// uses: the sign-in page's first load stays small.
+const WeChatCodeModal = lazy(async () => {
+  const [module] = await Promise.all([import('./wechat-code-modal.tsx'), loadCatalogues(['auth'])])
+  return { default: module.WeChatCodeModal }
+})
 
 /** GitHub, Lark, WeChat and OIDC sign-in, each shown when the administrator enabled it. */
 export function OtherSignInMethods() {

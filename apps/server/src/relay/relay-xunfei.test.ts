@@ -1,0 +1,67 @@
+/**
+ * Xunfei Spark v1 channels (type 18) through the whole gateway, driven by the official `openai`
+ * client: the gateway opens a WebSocket to the mock, which recomputes the URL's HMAC signature
+ * and refuses a wrong one; the frames come back as OpenAI answers and streams, billed from the
+ * last frame's usage.
+ */
+import { SPARK_MOCK_KEY } from '@one-api/mock-upstream'
+import type OpenAI from 'openai'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
+import { testDialects } from '../testing/test-databases.ts'
+
+const XUNFEI = 18
+const MODEL = 'Spark-Max'
+const REFUSED = 'Spark-Lite'
+const RATIO = 10
+const ask = { model: MODEL, messages: [{ role: 'user' as const, content: 'one two three four' }] }
+
+describe.each(testDialects())('Xunfei Spark channels through the gateway on %s', (dialect) => {
+  let fixture: RelayFixture
+  let client: OpenAI
+
+  beforeAll(async () => {
+    fixture = await RelayFixture.start(dialect)
+    await fixture.addChannel({ type: XUNFEI, key: SPARK_MOCK_KEY, models: [MODEL] })
+    // The right APPID and APIKey with a wrong APISecret: the signature does not match.
+    const [appId, , apiKey] = SPARK_MOCK_KEY.split('|')
+    await fixture.addChannel({ type: XUNFEI, key: `${appId}|wrong-secret|${apiKey}`, models: [REFUSED] })
+    await fixture.setPrices({ [MODEL]: RATIO, [REFUSED]: RATIO }, { [MODEL]: 1 })
+    const token = await fixture.createToken({ remain_quota: 10_000_000 })
+    client = fixture.openai(token.key, { maxRetries: 0 })
+  })
+  afterAll(async () => {
+    await fixture?.close()
+  })
+
+  it('answers chat gathered from the signed WebSocket, billed from the last frame usage', async () => {
+    const { data, response } = await client.chat.completions.create(ask).withResponse()
+    expect(data.choices[0]!.message.content).toBe('Hello from the mock upstream')
+    expect(data.usage).toMatchObject({ prompt_tokens: 4, completion_tokens: 5, total_tokens: 9 })
+    const log = await fixture.logFor(response.headers.get(REQUEST_ID))
+    expect(log).toMatchObject({ model_name: MODEL, prompt_tokens: 4, completion_tokens: 5, quota: 9 * RATIO })
+  })
+
+  it('streams the frames as they come, with the usage chunk the client asked for', async () => {
+    const { data: stream, response } = await client.chat.completions
+      .create({ ...ask, stream: true, stream_options: { include_usage: true } })
+      .withResponse()
+    const pieces: string[] = []
+    let usage: OpenAI.CompletionUsage | undefined | null
+    for await (const chunk of stream) {
+      const content = chunk.choices[0]?.delta?.content
+      if (content) pieces.push(content)
+      if (chunk.usage) usage = chunk.usage
+    }
+    expect(pieces).toEqual(['Hello', ' from', ' the', ' mock', ' upstream'])
+    expect(usage).toMatchObject({ prompt_tokens: 4, completion_tokens: 5 })
+    const log = await fixture.logFor(response.headers.get(REQUEST_ID))
+    expect(log).toMatchObject({ is_stream: true, quota: 9 * RATIO })
+  })
+
+  it('is refused at the handshake with a wrong secret, and the client is told the channel is unavailable', async () => {
+    const failure = await relayFailure(client.chat.completions.create({ ...ask, model: REFUSED }))
+    expect(failure.status).toBe(503)
+    expect(failure.error.code).toBe('channel_unavailable')
+  })
+})

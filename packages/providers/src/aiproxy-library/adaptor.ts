@@ -88,7 +88,7 @@ export function documentsText(documents: unknown): string {
 }
 
 function libraryError(json: Record<string, unknown>, response: UpstreamResponse): UpstreamError {
-  const status = response.status >= 400 ? response.status : 400
+  const status = Math.max(response.status, 400)
   const message =
     typeof json.errMsg === 'string' && json.errMsg !== '' ? json.errMsg : 'the library refused the question'
   const type =

@@ -41,7 +41,11 @@ export class ChatChunkWriter {
   private opened = false
   private done = false
 
-  constructor(private readonly request: RelayRequest) {
+  /** usageOf writes the usage chunk's object (a provider may add its own counts to OpenAI's). */
+  constructor(
+    private readonly request: RelayRequest,
+    private readonly usageOf: (usage: Usage) => Json = openAiUsageOf,
+  ) {
     this.model = request.mappedModel
   }
 
@@ -85,6 +89,15 @@ export class ChatChunkWriter {
     this.emit({ tool_calls: [{ index, id, type: 'function', function: { name, arguments: '' } }] }, null)
   }
 
+  /** A whole function call in one chunk (for upstreams that send a call at once). */
+  toolCall(index: number, id: string, name: string, args: string): void {
+    if (this.done) return
+    this.open()
+    this.count(name + args)
+    this.answered = true
+    this.emit({ tool_calls: [{ index, id, type: 'function', function: { name, arguments: args } }] }, null)
+  }
+
   toolArguments(index: number, text: string): void {
     if (text === '' || this.done) return
     this.open()
@@ -104,15 +117,18 @@ export class ChatChunkWriter {
   end(): void {
     if (this.done) return
     this.upstreamCompleted = true
-    if (this.request.clientWantsUsage && this.usage) {
-      this.output += `data: ${JSON.stringify({ ...this.head(), choices: [], usage: openAiUsageOf(this.usage) })}\n\n`
-    }
-    this.close()
+    this.close(true)
   }
 
-  /** [DONE] without the upstream's word that it finished (finish(true) of a transformer). */
-  close(): void {
+  /**
+   * [DONE] without the upstream's word that it finished (finish(true) of a transformer); withUsage
+   * first writes the usage chunk if the client asked (for upstreams that send no end marker).
+   */
+  close(withUsage = false): void {
     if (this.done) return
+    if (withUsage && this.request.clientWantsUsage && this.usage) {
+      this.output += `data: ${JSON.stringify({ ...this.head(), choices: [], usage: this.usageOf(this.usage) })}\n\n`
+    }
     this.done = true
     this.output += DONE_EVENT
   }

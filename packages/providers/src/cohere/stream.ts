@@ -5,75 +5,23 @@
  * on as reasoning), tool-call-start / tool-call-delta / tool-call-end (one function call each),
  * message-end (finish reason and usage), after which the stream ends.
  */
-import type { RelayRequest, StreamTransformer } from '../adaptor.ts'
-import { ChatChunkWriter } from '../shared/chat-chunks.ts'
-import { type SseEvent, SseParser } from '../shared/sse.ts'
+import { isRecord } from '../shared/chat-completion.ts'
+import type { SseEvent } from '../shared/sse.ts'
+import { SseChatStream } from '../shared/sse-chat-stream.ts'
 import { mapUpstreamError } from '../shared/upstream-error.ts'
 import { cohereUsage, finishReason } from './response.ts'
 
 type Json = Record<string, unknown>
 
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
 /** `delta.message` of an event, where Cohere puts what it adds. */
 const messageOf = (event: Json): Json =>
   isRecord(event.delta) && isRecord(event.delta.message) ? event.delta.message : {}
 
-export class CohereToOpenAiStream implements StreamTransformer {
-  private readonly writer: ChatChunkWriter
-  private readonly parser = new SseParser(
-    (event) => this.onEvent(event),
-    () => this.writer.keepAlive(),
-  )
+export class CohereToOpenAiStream extends SseChatStream {
   /** Cohere's tool call index -> OpenAI's. */
   private readonly tools = new Map<number, number>()
 
-  constructor(request: RelayRequest) {
-    this.writer = new ChatChunkWriter(request)
-  }
-
-  get usage() {
-    return this.writer.usage
-  }
-  get completionText() {
-    return this.writer.completionText
-  }
-  get completionTextLength() {
-    return this.writer.completionTextLength
-  }
-  get upstreamCompleted() {
-    return this.writer.upstreamCompleted
-  }
-  get answered() {
-    return this.writer.answered
-  }
-  get keepAlives() {
-    return this.writer.keepAlives
-  }
-  get streamError() {
-    return this.writer.streamError
-  }
-
-  push(chunk: Buffer): string {
-    this.parser.push(chunk)
-    return this.writer.take()
-  }
-
-  finish(complete = true): string {
-    this.parser.end()
-    if (complete) this.writer.close()
-    return this.writer.take()
-  }
-
-  private onEvent(sse: SseEvent): void {
-    let event: unknown
-    try {
-      event = JSON.parse(sse.data)
-    } catch {
-      return
-    }
-    if (!isRecord(event)) return
+  protected onData(event: Json, sse: SseEvent): void {
     const type = typeof event.type === 'string' ? event.type : sse.event
     const message = messageOf(event)
     const index = typeof event.index === 'number' ? event.index : 0

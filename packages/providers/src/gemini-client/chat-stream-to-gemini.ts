@@ -7,7 +7,8 @@
  * also carries the finishReason and the usageMetadata, at the chat's [DONE].
  */
 import type { RelayRequest, StreamTransformer } from '../adaptor.ts'
-import { type SseEvent, SseParser } from '../shared/sse.ts'
+import { isRecord } from '../shared/chat-completion.ts'
+import { ChatStreamBridge } from '../shared/chat-stream-bridge.ts'
 import { mapUpstreamError } from '../shared/upstream-error.ts'
 import {
   GeminiStreamFraming,
@@ -18,104 +19,42 @@ import {
 
 type Json = Record<string, unknown>
 
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-export class ChatStreamToGemini implements StreamTransformer {
-  private output = ''
-  private readonly parser = new SseParser(
-    (sse) => this.onEvent(sse),
-    () => undefined,
-  )
+export class ChatStreamToGemini extends ChatStreamBridge {
   private readonly framing: GeminiStreamFraming
   private responseId = 'gemini'
-  private finishReason: unknown
   private readonly calls = new Map<number, { name: string; arguments: string }>()
-  private ended = false
 
-  constructor(
-    private readonly inner: StreamTransformer,
-    private readonly request: RelayRequest,
-  ) {
+  constructor(inner: StreamTransformer, request: RelayRequest) {
+    super(inner, request)
     this.framing = new GeminiStreamFraming(request.native?.jsonArrayStream !== true)
   }
 
   get contentType() {
     return this.framing.contentType
   }
-  get usage() {
-    return this.inner.usage
-  }
-  get completionText() {
-    return this.inner.completionText
-  }
-  get completionTextLength() {
-    return this.inner.completionTextLength
-  }
-  get upstreamCompleted() {
-    return this.inner.upstreamCompleted
-  }
-  get answered() {
-    return this.inner.answered
-  }
-  get keepAlives() {
-    return this.inner.keepAlives
-  }
-  get streamError() {
-    return this.inner.streamError
+
+  /** Gemini's stream has no comment lines: the chat's keep-alives are dropped. */
+  protected override onComment(): void {}
+
+  protected onError(_error: Json, data: string): void {
+    const error = mapUpstreamError(200, data)
+    this.write(this.framing.event(toGoogleErrorBody(error.status, error)))
   }
 
-  push(chunk: Buffer): string {
-    const chat = this.inner.push(chunk)
-    if (chat.length > 0) this.parser.push(typeof chat === 'string' ? Buffer.from(chat) : chat)
-    return this.take()
-  }
-
-  finish(complete = true): string {
-    const chat = this.inner.finish(complete)
-    if (chat.length > 0) this.parser.push(Buffer.from(chat))
-    this.parser.end()
-    if (complete) this.end()
-    return this.take()
-  }
-
-  private take(): string {
-    const output = this.output
-    this.output = ''
-    return output
-  }
-
-  private onEvent(sse: SseEvent): void {
-    if (this.ended) return
-    if (sse.data === '[DONE]') {
-      this.end()
-      return
-    }
-    let chunk: unknown
-    try {
-      chunk = JSON.parse(sse.data)
-    } catch {
-      return
-    }
-    if (!isRecord(chunk)) return
-    if (isRecord(chunk.error)) {
-      const error = mapUpstreamError(200, sse.data)
-      this.output += this.framing.event(toGoogleErrorBody(error.status, error))
-      return
-    }
+  protected onChunk(chunk: Json): void {
     if (typeof chunk.id === 'string' && chunk.id !== '') this.responseId = chunk.id
-    const choice = Array.isArray(chunk.choices) ? chunk.choices.find(isRecord) : undefined
-    if (!choice) return
-    const delta = isRecord(choice.delta) ? choice.delta : {}
-    const reasoning = delta.reasoning_content ?? delta.reasoning
-    if (typeof reasoning === 'string' && reasoning !== '') this.emit([{ text: reasoning, thought: true }])
-    if (typeof delta.content === 'string' && delta.content !== '') this.emit([{ text: delta.content }])
-    for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) this.gather(call)
-    if (choice.finish_reason != null) this.finishReason = choice.finish_reason
   }
 
-  private gather(call: unknown): void {
-    if (!isRecord(call)) return
+  protected onReasoning(text: string): void {
+    this.emit([{ text, thought: true }])
+  }
+
+  protected onText(text: string): void {
+    this.emit([{ text }])
+  }
+
+  /** Tool calls are gathered and sent whole at the end. */
+  protected onToolCall(call: Json): void {
     const index = typeof call.index === 'number' ? call.index : this.calls.size
     const gathered = this.calls.get(index) ?? { name: '', arguments: '' }
     const fn = isRecord(call.function) ? call.function : {}
@@ -125,9 +64,7 @@ export class ChatStreamToGemini implements StreamTransformer {
   }
 
   /** The last event: the function calls, the finish reason and the usage. */
-  private end(): void {
-    if (this.ended) return
-    this.ended = true
+  protected onEnd(): void {
     const parts = [...this.calls.values()].map((call) => ({
       functionCall: { name: call.name, args: parseObject(call.arguments) },
     }))
@@ -144,7 +81,7 @@ export class ChatStreamToGemini implements StreamTransformer {
       modelVersion: this.request.mappedModel,
       responseId: this.responseId,
     }
-    this.output += this.framing.event(JSON.stringify(last)) + this.framing.end()
+    this.write(this.framing.event(JSON.stringify(last)) + this.framing.end())
   }
 
   private emit(parts: Json[]): void {
@@ -153,7 +90,7 @@ export class ChatStreamToGemini implements StreamTransformer {
       modelVersion: this.request.mappedModel,
       responseId: this.responseId,
     }
-    this.output += this.framing.event(JSON.stringify(event))
+    this.write(this.framing.event(JSON.stringify(event)))
   }
 }
 

@@ -7,8 +7,8 @@
  * response.completed (or .incomplete, .failed) with the whole Response and its usage at the end.
  * Every event carries its sequence_number, counted from 0.
  */
-import type { RelayRequest, StreamTransformer } from '../adaptor.ts'
-import { type SseEvent, SseParser } from '../shared/sse.ts'
+import { isRecord } from '../shared/chat-completion.ts'
+import { ChatStreamBridge } from '../shared/chat-stream-bridge.ts'
 import {
   finishStatus,
   functionCallItem,
@@ -22,9 +22,6 @@ import {
 
 type Json = Record<string, unknown>
 
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
 /** The output item being streamed. */
 interface OpenItem {
   kind: string
@@ -35,101 +32,20 @@ interface OpenItem {
   name?: string
 }
 
-export class ChatStreamToResponses implements StreamTransformer {
-  private output = ''
-  private readonly parser = new SseParser(
-    (sse) => this.onEvent(sse),
-    (comment) => {
-      this.output += `:${comment}\n\n`
-    },
-  )
+export class ChatStreamToResponses extends ChatStreamBridge {
   private sequence = 0
   private response: Json | undefined
   private readonly items: Json[] = []
   private open: OpenItem | undefined
-  private finishReason: unknown
   private failure: Json | undefined
-  private stopped = false
-
-  constructor(
-    private readonly inner: StreamTransformer,
-    private readonly request: RelayRequest,
-  ) {}
-
-  get usage() {
-    return this.inner.usage
-  }
-  get completionText() {
-    return this.inner.completionText
-  }
-  get completionTextLength() {
-    return this.inner.completionTextLength
-  }
-  get upstreamCompleted() {
-    return this.inner.upstreamCompleted
-  }
-  get answered() {
-    return this.inner.answered
-  }
-  get keepAlives() {
-    return this.inner.keepAlives
-  }
-  get streamError() {
-    return this.inner.streamError
-  }
-
-  push(chunk: Buffer): string {
-    const chat = this.inner.push(chunk)
-    if (chat.length > 0) this.parser.push(typeof chat === 'string' ? Buffer.from(chat) : chat)
-    return this.take()
-  }
-
-  finish(complete = true): string {
-    const chat = this.inner.finish(complete)
-    if (chat.length > 0) this.parser.push(Buffer.from(chat))
-    this.parser.end()
-    if (complete) this.stop()
-    return this.take()
-  }
-
-  private take(): string {
-    const output = this.output
-    this.output = ''
-    return output
-  }
 
   private emit(type: string, data: Json): void {
     const event = { type, ...data, sequence_number: this.sequence++ }
-    this.output += `event: ${type}\ndata: ${JSON.stringify(event)}\n\n`
+    this.write(`event: ${type}\ndata: ${JSON.stringify(event)}\n\n`)
   }
 
-  private onEvent(sse: SseEvent): void {
-    if (this.stopped) return
-    if (sse.data === '[DONE]') {
-      this.stop()
-      return
-    }
-    let chunk: unknown
-    try {
-      chunk = JSON.parse(sse.data)
-    } catch {
-      return
-    }
-    if (!isRecord(chunk)) return
-    if (isRecord(chunk.error)) {
-      this.fail(chunk.error)
-      return
-    }
+  protected onChunk(chunk: Json): void {
     this.start(chunk)
-    const choice = Array.isArray(chunk.choices) && isRecord(chunk.choices[0]) ? chunk.choices[0] : undefined
-    if (!choice) return
-    const delta = isRecord(choice.delta) ? choice.delta : {}
-    const reasoning = delta.reasoning_content ?? delta.reasoning
-    if (typeof reasoning === 'string' && reasoning !== '') this.reasoningDelta(reasoning)
-    if (typeof delta.content === 'string' && delta.content !== '') this.textDelta(delta.content)
-    if (Array.isArray(delta.tool_calls))
-      for (const call of delta.tool_calls) if (isRecord(call)) this.toolDelta(call)
-    if (choice.finish_reason != null) this.finishReason = choice.finish_reason
   }
 
   private start(chunk: Json): void {
@@ -163,7 +79,7 @@ export class ChatStreamToResponses implements StreamTransformer {
     return this.open
   }
 
-  private textDelta(text: string): void {
+  protected onText(text: string): void {
     const item = this.openItem('message', (id) => messageItem(id, [], 'in_progress'), 'msg')
     if (item.text === '') {
       this.emit('response.content_part.added', {
@@ -183,7 +99,7 @@ export class ChatStreamToResponses implements StreamTransformer {
     })
   }
 
-  private reasoningDelta(text: string): void {
+  protected onReasoning(text: string): void {
     const item = this.openItem('reasoning', (id) => reasoningItem(id, ''), 'rs')
     item.text += text
     this.emit('response.reasoning_text.delta', {
@@ -194,7 +110,7 @@ export class ChatStreamToResponses implements StreamTransformer {
     })
   }
 
-  private toolDelta(call: Json): void {
+  protected onToolCall(call: Json): void {
     const fn = isRecord(call.function) ? call.function : {}
     const kind = `tool:${call.index ?? 0}`
     const item = this.openItem(
@@ -242,7 +158,7 @@ export class ChatStreamToResponses implements StreamTransformer {
   }
 
   /** An error inside the upstream's stream: OpenAI's `error` event; the answer ends as failed. */
-  private fail(error: Json): void {
+  protected onError(error: Json): void {
     if (!this.response) this.start({})
     const message = typeof error.message === 'string' ? error.message : 'upstream error'
     const code =
@@ -254,9 +170,7 @@ export class ChatStreamToResponses implements StreamTransformer {
   }
 
   /** The end of the answer: the open item closed, then the Response as it ended. */
-  private stop(): void {
-    if (this.stopped) return
-    this.stopped = true
+  protected onEnd(): void {
     if (!this.response) this.start({})
     this.closeItem()
     const finish = this.failure

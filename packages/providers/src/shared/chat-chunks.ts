@@ -5,7 +5,7 @@
  * It also keeps what the pipeline reads of a stream (StreamTransformer's fields).
  * https://platform.openai.com/docs/api-reference/chat-streaming/streaming
  */
-import type { RelayRequest, UpstreamError } from '../adaptor.ts'
+import type { RelayRequest, StreamTransformer, UpstreamError } from '../adaptor.ts'
 import { DONE_EVENT } from './openai-stream.ts'
 import { toOpenAiErrorBody } from './upstream-error.ts'
 import type { Usage } from './usage.ts'
@@ -157,5 +157,35 @@ export class ChatChunkWriter {
   private emit(delta: Json, finish: string | null): void {
     const chunk = { ...this.head(), choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] }
     this.output += `data: ${JSON.stringify(chunk)}\n\n`
+  }
+}
+
+/** A stream transformer that writes through a ChatChunkWriter: the pipeline reads the writer's fields. */
+export abstract class ChatWriterStream implements StreamTransformer {
+  constructor(protected readonly writer: ChatChunkWriter) {}
+
+  abstract push(chunk: Buffer): string
+  abstract finish(complete?: boolean): string
+
+  get usage() {
+    return this.writer.usage
+  }
+  get completionText() {
+    return this.writer.completionText
+  }
+  get completionTextLength() {
+    return this.writer.completionTextLength
+  }
+  get upstreamCompleted() {
+    return this.writer.upstreamCompleted
+  }
+  get answered() {
+    return this.writer.answered
+  }
+  get keepAlives() {
+    return this.writer.keepAlives
+  }
+  get streamError() {
+    return this.writer.streamError
   }
 }

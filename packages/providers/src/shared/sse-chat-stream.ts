@@ -4,23 +4,22 @@
  * onData (data that is not a JSON object is not an event of the API and is skipped), and leaves
  * the OpenAI chunks, the usage chunk and the one [DONE] to its ChatChunkWriter.
  */
-import type { RelayRequest, StreamTransformer } from '../adaptor.ts'
-import { ChatChunkWriter } from './chat-chunks.ts'
+import type { RelayRequest } from '../adaptor.ts'
+import { ChatChunkWriter, ChatWriterStream } from './chat-chunks.ts'
 import { isRecord } from './chat-completion.ts'
 import { type SseEvent, SseParser } from './sse.ts'
 import type { Usage } from './usage.ts'
 
 type Json = Record<string, unknown>
 
-export abstract class SseChatStream implements StreamTransformer {
-  protected readonly writer: ChatChunkWriter
+export abstract class SseChatStream extends ChatWriterStream {
   private readonly parser = new SseParser(
     (event) => this.onEvent(event),
     () => this.writer.keepAlive(),
   )
 
   constructor(request: RelayRequest, usageOf?: (usage: Usage) => Json) {
-    this.writer = new ChatChunkWriter(request, usageOf)
+    super(new ChatChunkWriter(request, usageOf))
   }
 
   /** One event's JSON object (and the event itself, for its name and raw data). */
@@ -29,28 +28,6 @@ export abstract class SseChatStream implements StreamTransformer {
   /** The upstream's end without its end marker, when the relay deems the answer complete. */
   protected onUpstreamEnd(): void {
     this.writer.close()
-  }
-
-  get usage() {
-    return this.writer.usage
-  }
-  get completionText() {
-    return this.writer.completionText
-  }
-  get completionTextLength() {
-    return this.writer.completionTextLength
-  }
-  get upstreamCompleted() {
-    return this.writer.upstreamCompleted
-  }
-  get answered() {
-    return this.writer.answered
-  }
-  get keepAlives() {
-    return this.writer.keepAlives
-  }
-  get streamError() {
-    return this.writer.streamError
   }
 
   push(chunk: Buffer): string {

@@ -4,47 +4,22 @@
  * Each line carries a piece of `message.content` (or `thinking`, or whole `tool_calls`); the line
  * with `done: true` carries done_reason and the counts; a line `{"error": ...}` is a failure.
  */
-import type { RelayRequest, StreamTransformer } from '../adaptor.ts'
-import { ChatChunkWriter } from '../shared/chat-chunks.ts'
+import type { RelayRequest } from '../adaptor.ts'
+import { ChatChunkWriter, ChatWriterStream } from '../shared/chat-chunks.ts'
+import { isRecord } from '../shared/chat-completion.ts'
 import { NdjsonParser } from '../shared/ndjson.ts'
 import { mapUpstreamError } from '../shared/upstream-error.ts'
 import { finishReason, ollamaUsage, openAiToolCalls } from './response.ts'
 
 type Json = Record<string, unknown>
 
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-export class OllamaToOpenAiStream implements StreamTransformer {
-  private readonly writer: ChatChunkWriter
+export class OllamaToOpenAiStream extends ChatWriterStream {
   private readonly parser = new NdjsonParser((line) => this.onLine(line))
   private toolCount = 0
 
   constructor(request: RelayRequest) {
-    this.writer = new ChatChunkWriter(request)
+    super(new ChatChunkWriter(request))
     this.writer.id = 'chatcmpl-ollama'
-  }
-
-  get usage() {
-    return this.writer.usage
-  }
-  get completionText() {
-    return this.writer.completionText
-  }
-  get completionTextLength() {
-    return this.writer.completionTextLength
-  }
-  get upstreamCompleted() {
-    return this.writer.upstreamCompleted
-  }
-  get answered() {
-    return this.writer.answered
-  }
-  get keepAlives() {
-    return this.writer.keepAlives
-  }
-  get streamError() {
-    return this.writer.streamError
   }
 
   push(chunk: Buffer): string {

@@ -44,9 +44,17 @@ const NATIVE: Record<number, (mockUrl: string) => ChannelSetup> = {
   24: () => ({ key: 'AIza-catalogue', model: 'gemini-2.0-flash-catalogue' }),
   30: () => ({ key: 'ollama-catalogue', model: 'llama3.2' }),
   33: () => ({ key: `${AWS_KEY}|${AWS_SECRET}|us-east-1`, model: 'anthropic.claude-catalogue' }),
-  34: () => ({ key: COZE_TOKENS[0] as string, model: 'bot-7379462189365198898', config: { user_id: 'user-42' } }),
+  34: () => ({
+    key: COZE_TOKENS[0] as string,
+    model: 'bot-7379462189365198898',
+    config: { user_id: 'user-42' },
+  }),
   35: () => ({ key: 'co-key-catalogue', model: 'command-r-catalogue' }),
-  37: () => ({ key: CLOUDFLARE_TOKEN, model: '@cf/meta/llama-3.1-8b-instruct', config: { user_id: CLOUDFLARE_ACCOUNT } }),
+  37: () => ({
+    key: CLOUDFLARE_TOKEN,
+    model: '@cf/meta/llama-3.1-8b-instruct',
+    config: { user_id: CLOUDFLARE_ACCOUNT },
+  }),
   46: () => ({ key: 'r8_catalogue', model: 'meta/llama-catalogue' }),
 }
 
@@ -57,14 +65,21 @@ const NO_ADAPTOR = {
   testMessage: /is not supported by this gateway yet/,
 }
 const REFUSED: Record<number, { status: number; message: RegExp; testMessage: RegExp }> = {
-  11: { status: 410, message: /PaLM API was retired by Google/, testMessage: /PaLM API was retired by Google/ },
+  11: {
+    status: 410,
+    message: /PaLM API was retired by Google/,
+    testMessage: /PaLM API was retired by Google/,
+  },
   // Still without an adaptor: AI Proxy Library (21), DeepL (38) and the raw pass-through Proxy (43).
   21: NO_ADAPTOR,
   38: NO_ADAPTOR,
   43: NO_ADAPTOR,
 }
 
-const ask = (model: string) => ({ model, messages: [{ role: 'user' as const, content: 'one two three four' }] })
+const ask = (model: string) => ({
+  model,
+  messages: [{ role: 'user' as const, content: 'one two three four' }],
+})
 const modelFor = (id: number) => `catalogue-type-${id}`
 
 describe('every channel type of the catalogue, created, tested and used as an administrator would (SQLite)', () => {
@@ -89,7 +104,8 @@ describe('every channel type of the catalogue, created, tested and used as an ad
   })
 
   function setupFor(id: number): ChannelSetup {
-    if (id === 42) return { key: `us-east5|catalogue-project|${vertexAdc}`, model: 'claude-3-5-haiku@20241022' }
+    if (id === 42)
+      return { key: `us-east5|catalogue-project|${vertexAdc}`, model: 'claude-3-5-haiku@20241022' }
     const native = NATIVE[id]
     if (native) return native(fixture.mock.url)
     if (id === 50) return { key: `sk-catalogue-${id}`, model: modelFor(id), path: '/v1' }
@@ -114,36 +130,42 @@ describe('every channel type of the catalogue, created, tested and used as an ad
   const ids = CHANNEL_TYPES.map((info) => info.id).filter((id) => id !== 0)
   const serving = ids.filter((id) => REFUSED[id] === undefined)
 
-  it.each(serving)('type %i: the Test button succeeds, and a chat is answered, billed and logged', async (id) => {
-    const { channel, model } = await createChannel(id)
-    const test = await fixture.root.get(`/api/channel/test/${channel}`)
-    expect(test.body, JSON.stringify(test.body)).toMatchObject({ success: true, model })
-    expect(typeof test.body.time).toBe('number')
-    const before = await fixture.balances(userId, (await tokenId()) as number)
-    const { data, response } = await client.chat.completions.create(ask(model)).withResponse()
-    expect(data.choices[0]!.message.content).toMatch(/\S/)
-    const log = await fixture.logFor(response.headers.get(REQUEST_ID))
-    expect(log).toMatchObject({ model_name: model, channel_id: channel, user_id: userId })
-    expect(log!.quota).toBeGreaterThan(0)
-    if (data.usage) expect(log!.prompt_tokens + log!.completion_tokens).toBe(data.usage.total_tokens)
-    const after = await fixture.balances(userId, (await tokenId()) as number)
-    expect(before.user.quota - after.user.quota).toBe(log!.quota)
-    expect(after.user.used_quota - before.user.used_quota).toBe(log!.quota)
-  })
+  it.each(serving)(
+    'type %i: the Test button succeeds, and a chat is answered, billed and logged',
+    async (id) => {
+      const { channel, model } = await createChannel(id)
+      const test = await fixture.root.get(`/api/channel/test/${channel}`)
+      expect(test.body, JSON.stringify(test.body)).toMatchObject({ success: true, model })
+      expect(typeof test.body.time).toBe('number')
+      const before = await fixture.balances(userId, (await tokenId()) as number)
+      const { data, response } = await client.chat.completions.create(ask(model)).withResponse()
+      expect(data.choices[0]!.message.content).toMatch(/\S/)
+      const log = await fixture.logFor(response.headers.get(REQUEST_ID))
+      expect(log).toMatchObject({ model_name: model, channel_id: channel, user_id: userId })
+      expect(log!.quota).toBeGreaterThan(0)
+      if (data.usage) expect(log!.prompt_tokens + log!.completion_tokens).toBe(data.usage.total_tokens)
+      const after = await fixture.balances(userId, (await tokenId()) as number)
+      expect(before.user.quota - after.user.quota).toBe(log!.quota)
+      expect(after.user.used_quota - before.user.used_quota).toBe(log!.quota)
+    },
+  )
 
-  it.each(Object.keys(REFUSED).map(Number))('type %i: refused with its documented message, nothing billed', async (id) => {
-    const expected = REFUSED[id]!
-    const { channel, model } = await createChannel(id)
-    const test = await fixture.root.get(`/api/channel/test/${channel}`)
-    expect(test.body.success).toBe(false)
-    expect(test.body.message).toMatch(expected.testMessage)
-    const before = await fixture.balances(userId, (await tokenId()) as number)
-    const failure = await relayFailure(client.chat.completions.create(ask(model)))
-    expect(failure.status).toBe(expected.status)
-    expect(failure.error.message).toMatch(expected.message)
-    expect(await fixture.consumeLogs({ model })).toEqual([])
-    expect(await fixture.balances(userId, (await tokenId()) as number)).toEqual(before)
-  })
+  it.each(Object.keys(REFUSED).map(Number))(
+    'type %i: refused with its documented message, nothing billed',
+    async (id) => {
+      const expected = REFUSED[id]!
+      const { channel, model } = await createChannel(id)
+      const test = await fixture.root.get(`/api/channel/test/${channel}`)
+      expect(test.body.success).toBe(false)
+      expect(test.body.message).toMatch(expected.testMessage)
+      const before = await fixture.balances(userId, (await tokenId()) as number)
+      const failure = await relayFailure(client.chat.completions.create(ask(model)))
+      expect(failure.status).toBe(expected.status)
+      expect(failure.error.message).toMatch(expected.message)
+      expect(await fixture.consumeLogs({ model })).toEqual([])
+      expect(await fixture.balances(userId, (await tokenId()) as number)).toEqual(before)
+    },
+  )
 
   async function tokenId() {
     const row = await fixture.db

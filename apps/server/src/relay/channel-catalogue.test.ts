@@ -70,7 +70,8 @@ const REFUSED: Record<number, { status: number; message: RegExp; testMessage: Re
     message: /PaLM API was retired by Google/,
     testMessage: /PaLM API was retired by Google/,
   },
-  // Still without an adaptor: AI Proxy Library (21), DeepL (38) and the raw pass-through Proxy (43).
+  // Still without an adaptor: AI Proxy Library (21) and DeepL (38). Proxy (43) is served only by the
+  // administrators' pass-through route (/v1/oneapi/proxy/:channelid/*), never by chat completions.
   21: NO_ADAPTOR,
   38: NO_ADAPTOR,
   43: NO_ADAPTOR,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts'
 import { bedrockAdaptor } from './bedrock/adaptor.ts'
+import { bedrockMessagesAdaptor } from './bedrock/native-messages.ts'
 import { geminiAdaptor } from './gemini/adaptor.ts'
 import { geminiNativeAdaptor } from './gemini-client/native-adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
@@ -71,9 +72,9 @@ describe('registry', () => {
     expect(getAdaptor(42, 'anthropic')).toBe(vertexMessagesAdaptor)
   })
 
-  it('serves AWS Bedrock channels (33) with the Bedrock adaptor, bridged for Messages clients', () => {
+  it('serves AWS Bedrock channels (33) with the Bedrock adaptor, natively to Messages clients (Claude)', () => {
     expect(getAdaptor(33)).toBe(bedrockAdaptor)
-    expect(getAdaptor(33, 'anthropic')?.name).toBe(bedrockAdaptor.name)
+    expect(getAdaptor(33, 'anthropic')).toBe(bedrockMessagesAdaptor)
   })
 
   it('passes Responses clients through to OpenAI channels (or those configured so) and bridges the rest', () => {

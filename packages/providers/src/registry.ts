@@ -7,6 +7,7 @@ import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts
 import { anthropicClientBridge } from './anthropic-client/bridge.ts'
 import { baiduAdaptor } from './baidu/adaptor.ts'
 import { bedrockAdaptor } from './bedrock/adaptor.ts'
+import { bedrockMessagesAdaptor } from './bedrock/native-messages.ts'
 import { cloudflareAdaptor } from './cloudflare/adaptor.ts'
 import { cohereAdaptor } from './cohere/adaptor.ts'
 import { cozeAdaptor } from './coze/adaptor.ts'
@@ -51,6 +52,7 @@ type BridgedClientApi = Exclude<ClientApi, 'openai' | 'responses'>
 const natives: Record<BridgedClientApi, Map<number, Adaptor>> = {
   anthropic: new Map([
     [14, anthropicNativeAdaptor],
+    [33, bedrockMessagesAdaptor],
     [42, vertexMessagesAdaptor],
   ]),
   gemini: new Map([[24, geminiNativeAdaptor]]),

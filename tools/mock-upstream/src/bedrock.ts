@@ -201,3 +201,87 @@ export function encodeBedrockEvents(events: readonly BedrockStreamEvent[]): Buff
     ),
   )
 }
+
+/**
+ * InvokeModel for Claude (`/model/{id}/invoke`, `/invoke-with-response-stream`): Anthropic's Messages
+ * body with `anthropic_version: bedrock-2023-05-31` and no `model`; the answer is Anthropic's
+ * message, the stream Anthropic's events, each base64-encoded in a `chunk` frame.
+ * https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages.html
+ */
+export function handleInvoke(
+  response: ServerResponse,
+  json: Json,
+  model: string,
+  stream: boolean,
+  faults: FaultPlan,
+): Promise<void> | void {
+  if (
+    json.anthropic_version !== 'bedrock-2023-05-31' ||
+    'model' in json ||
+    typeof json.max_tokens !== 'number'
+  ) {
+    return sendBedrockError(
+      response,
+      400,
+      'ValidationException',
+      'Malformed input request: #: required key [anthropic_version] not found or extraneous key [model] is not permitted, please reformat your input and try again.',
+    )
+  }
+  const { pieces, finishReason } = completionPieces(json, faults.chunks)
+  const stop = finishReason === 'length' ? 'max_tokens' : 'end_turn'
+  const prompt = faults.promptTokens ?? Math.max(1, words(json.messages) + words(json.system))
+  const usage = { input_tokens: prompt, output_tokens: pieces }
+  if (!stream) {
+    const message = {
+      id: 'msg_bdrk_mock',
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [{ type: 'text', text: generatedText(pieces) }],
+      stop_reason: stop,
+      stop_sequence: null,
+      usage,
+    }
+    response.writeHead(200, {
+      'content-type': 'application/json',
+      'x-amzn-requestid': 'mock-bedrock-request',
+    })
+    response.end(JSON.stringify(message))
+    return
+  }
+  const chunk = (event: Json) =>
+    frame('chunk', { bytes: Buffer.from(JSON.stringify(event)).toString('base64') })
+  const start = {
+    id: 'msg_bdrk_mock',
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: prompt, output_tokens: 1 },
+  }
+  const frames = [
+    chunk({ type: 'message_start', message: start }),
+    chunk({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+    ...Array.from({ length: pieces }, (_, index) =>
+      chunk({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece(index) } }),
+    ),
+    chunk({ type: 'content_block_stop', index: 0 }),
+    chunk({
+      type: 'message_delta',
+      delta: { stop_reason: stop, stop_sequence: null },
+      usage: { output_tokens: pieces },
+    }),
+    chunk({
+      type: 'message_stop',
+      'amazon-bedrock-invocationMetrics': {
+        inputTokenCount: prompt,
+        outputTokenCount: pieces,
+        invocationLatency: 42,
+        firstByteLatency: 21,
+      },
+    }),
+  ]
+  return writeFrames(response, frames, faults)
+}

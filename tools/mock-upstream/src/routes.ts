@@ -17,6 +17,8 @@ export type Endpoint =
   | 'messages'
   | 'converse'
   | 'converse-stream'
+  | 'invoke'
+  | 'invoke-with-response-stream'
   | 'vertex'
   | 'responses'
   | 'cohere-chat'
@@ -39,7 +41,7 @@ export interface Route {
 
 const AZURE = /^\/openai\/deployments\/([^/]+)(\/.*)$/
 const VERTEX = /^\/v1\/projects\/[^/]+\/locations\/[^/]+\/publishers\/([^/]+)\/models\/([^/:]+):([A-Za-z]+)$/
-const BEDROCK = /^\/model\/([^/]+)\/(converse|converse-stream)$/
+const BEDROCK = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/
 
 export function matchRoute(method: string, pathname: string): Route | undefined {
   const bedrock = BEDROCK.exec(pathname)
@@ -64,6 +66,8 @@ export function matchRoute(method: string, pathname: string): Route | undefined 
     deployment = decodeURIComponent(azure[1])
     path = azure[2]
   }
+  // Azure's v1 API (the Responses API): /openai/v1/..., the deployment named in the body.
+  if (path.startsWith('/openai/v1/')) path = path.slice(7)
   if (path.startsWith('/v1/')) path = path.slice(3)
   const endpoint = endpointOf(path)
   if (!endpoint) return undefined

@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net'
 import { handleMessages, refuseAnthropicHeaders, sendAnthropicError } from './anthropic.ts'
 import { checkAwsSignature, MOCK_AWS_CREDENTIALS } from './aws-signature.ts'
-import { handleConverse, sendBedrockError } from './bedrock.ts'
+import { handleConverse, handleInvoke, sendBedrockError } from './bedrock.ts'
 import { handleChat } from './chat.ts'
 import {
   handleCohereChat,
@@ -179,7 +179,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     const json = route.endpoint === 'models' ? {} : parseJsonBody(body, contentType)
     record(request, path, body, json === 'invalid' ? undefined : json)
     const anthropic = route.endpoint === 'messages'
-    const bedrock = route.endpoint === 'converse' || route.endpoint === 'converse-stream'
+    const bedrock = route.endpoint.startsWith('converse') || route.endpoint.startsWith('invoke')
     const vertex = route.endpoint === 'vertex'
     const fail = anthropic
       ? sendAnthropicError
@@ -250,6 +250,9 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
           path.includes('?') ? path.slice(path.indexOf('?') + 1) : '',
           faults,
         )
+      case 'invoke':
+      case 'invoke-with-response-stream':
+        return handleInvoke(response, input, model, route.endpoint === 'invoke-with-response-stream', faults)
       case 'converse':
       case 'converse-stream':
         return handleConverse(response, input, route.endpoint === 'converse-stream', faults)

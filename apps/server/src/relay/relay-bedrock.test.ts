@@ -20,6 +20,7 @@ const [[ACCESS_KEY, SECRET_KEY], [FAILING_KEY, FAILING_SECRET]] = Object.entries
 ]
 // One-api's name, mapped to its Bedrock id by the adaptor.
 const MAPPED = 'claude-3-5-haiku-20241022'
+const LLAMA = 'llama3-8b-8192'
 // Bedrock ids pass as they are; the mock reads its directives from them.
 const PLAIN = 'anthropic.claude-e2e'
 const CACHED = 'anthropic.claude-e2e-cache+cached-tokens=2+cache-write-tokens=1'
@@ -36,6 +37,7 @@ describe.each(testDialects())('AWS Bedrock channels through the gateway on %s', 
   let fixture: RelayFixture
   let client: OpenAI
   let token: { id: number; key: string }
+  let signedChannel: number
   const signedWith = (accessKey: string) =>
     fixture.mock.requests.filter((call) =>
       String(call.headers.authorization).includes(`Credential=${accessKey}/`),
@@ -43,10 +45,10 @@ describe.each(testDialects())('AWS Bedrock channels through the gateway on %s', 
 
   beforeAll(async () => {
     fixture = await RelayFixture.start(dialect, { CHANNEL_DISABLE_FAILURE_COUNT: '1' })
-    await fixture.addChannel({
+    signedChannel = await fixture.addChannel({
       type: ChannelType.aws,
       key: `${ACCESS_KEY}|${SECRET_KEY}|us-east-1`,
-      models: [MAPPED, PLAIN, CACHED],
+      models: [MAPPED, LLAMA, PLAIN, CACHED],
     })
     await fixture.addChannel({
       type: ChannelType.aws,
@@ -61,7 +63,7 @@ describe.each(testDialects())('AWS Bedrock channels through the gateway on %s', 
       models: [BAD_KEY],
       priority: 10,
     })
-    const models = [MAPPED, PLAIN, CACHED, FAILING, BAD_KEY]
+    const models = [MAPPED, LLAMA, PLAIN, CACHED, FAILING, BAD_KEY]
     await fixture.setPrices(
       Object.fromEntries(models.map((model) => [model, RATIO])),
       Object.fromEntries(models.map((model) => [model, 1])),
@@ -147,25 +149,63 @@ describe.each(testDialects())('AWS Bedrock channels through the gateway on %s', 
     })
   })
 
-  it('serves /v1/messages clients (the Anthropic SDK) from a Bedrock channel', async () => {
+  it('relays /v1/messages clients (the Anthropic SDK) natively to Claude through InvokeModel', async () => {
     const anthropic = new Anthropic({ baseURL: fixture.baseUrl, apiKey: token.key, maxRetries: 0 })
-    const message = await anthropic.messages.create({
-      model: PLAIN,
+    const { data: message, response } = await anthropic.messages
+      .create({
+        model: MAPPED,
+        max_tokens: 100,
+        system: 'Be brief',
+        messages: [{ role: 'user', content: 'one two three four' }],
+      })
+      .withResponse()
+    expect(message.content).toEqual([{ type: 'text', text: GENERATED }])
+    expect(message.usage).toMatchObject({ input_tokens: 6, output_tokens: 5 })
+    const call = signedWith(ACCESS_KEY).at(-1)!
+    expect(call.path).toBe('/model/anthropic.claude-3-5-haiku-20241022-v1%3A0/invoke')
+    // The client's own body, without the model (it is in the URL) and with Bedrock's version.
+    expect(call.json).toEqual({
+      anthropic_version: 'bedrock-2023-05-31',
       max_tokens: 100,
       system: 'Be brief',
       messages: [{ role: 'user', content: 'one two three four' }],
     })
-    expect(message.content).toEqual([{ type: 'text', text: GENERATED }])
-    expect(message.usage).toMatchObject({ input_tokens: 6, output_tokens: 5 })
-    expect(signedWith(ACCESS_KEY).at(-1)!.json).toMatchObject({ system: [{ text: 'Be brief' }] })
+    const log = await fixture.logFor(response.headers.get(REQUEST_ID))
+    expect(log).toMatchObject({
+      model_name: MAPPED,
+      prompt_tokens: 6,
+      completion_tokens: 5,
+      quota: 11 * RATIO,
+    })
     const stream = anthropic.messages.stream({
-      model: PLAIN,
+      model: MAPPED,
       max_tokens: 100,
       messages: [{ role: 'user', content: 'hi' }],
     })
     const final = await stream.finalMessage()
     expect(final.content).toEqual([{ type: 'text', text: GENERATED }])
     expect(final.stop_reason).toBe('end_turn')
+    expect(final.usage).toMatchObject({ input_tokens: 1, output_tokens: 5 })
+    expect(signedWith(ACCESS_KEY).at(-1)!.path).toMatch(/\/invoke-with-response-stream$/)
+  })
+
+  it('serves /v1/messages clients asking for a model other than Claude through the Converse bridge', async () => {
+    const anthropic = new Anthropic({ baseURL: fixture.baseUrl, apiKey: token.key, maxRetries: 0 })
+    const message = await anthropic.messages.create({
+      model: LLAMA,
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'one two three four' }],
+    })
+    expect(message.content).toEqual([{ type: 'text', text: GENERATED }])
+    expect(signedWith(ACCESS_KEY).at(-1)!.path).toBe('/model/meta.llama3-8b-instruct-v1%3A0/converse')
+  })
+
+  it('tests a Bedrock channel from the console with a request signed at the time of the test', async () => {
+    const result = await fixture.root.get(`/api/channel/test/${signedChannel}?model=${MAPPED}`)
+    expect(result.body).toMatchObject({ success: true, model: MAPPED, message: GENERATED })
+    expect(signedWith(ACCESS_KEY).at(-1)!.path).toBe(
+      '/model/anthropic.claude-3-5-haiku-20241022-v1%3A0/converse',
+    )
   })
 
   it('returns a ValidationException as a 400, without trying another channel', async () => {

@@ -254,4 +254,18 @@ describe.each(testDialects())('the Gemini API through the gateway on %s', (diale
     const log = await fixture.logFor(lastRequestId)
     expect(log).toMatchObject({ model_name: FAILOVER, quota: 9 * RATIO })
   })
+
+  it('answers a browser preflight on the Gemini paths', async () => {
+    const preflight = await fetch(`${fixture.baseUrl}/v1beta/models/${NATIVE}:generateContent`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-goog-api-key, content-type',
+      },
+    })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example')
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('x-goog-api-key')
+  })
 })

@@ -14,6 +14,7 @@ const PASSED = 'gpt-resp-passed'
 const ON_ANTHROPIC = 'claude-resp-translated'
 const ON_COMPATIBLE = 'gpt-resp-compatible'
 const FAILOVER = 'gpt-resp-failover'
+const ON_AZURE = 'gpt-4.1-resp-azure'
 const GENERATED = 'Hello from the mock upstream'
 const RATIO = 10
 const tools: OpenAI.Responses.FunctionTool[] = [
@@ -51,7 +52,13 @@ describe.each(testDialects())('the Responses API through the gateway on %s', (di
       model_mapping: { [ON_ANTHROPIC]: 'claude-3-5-haiku-latest' },
     })
     await fixture.addChannel({ key: 'sk-compatible-resp', models: [ON_COMPATIBLE, FAILOVER] })
-    const models = ['gpt-4o-mini', 'claude-3-5-haiku-latest', ON_COMPATIBLE, FAILOVER]
+    await fixture.addChannel({
+      type: ChannelType.azure,
+      key: 'azure-resp-key',
+      models: [ON_AZURE],
+      model_mapping: { [ON_AZURE]: 'gpt-4.1' },
+    })
+    const models = ['gpt-4o-mini', 'claude-3-5-haiku-latest', ON_COMPATIBLE, FAILOVER, 'gpt-4.1']
     await fixture.setPrices(
       Object.fromEntries(models.map((model) => [model, RATIO])),
       Object.fromEntries(models.map((model) => [model, 1])),
@@ -100,6 +107,18 @@ describe.each(testDialects())('the Responses API through the gateway on %s', (di
     const after = await fixture.balances(userId, tokenId)
     expect(after.token.used_quota - before.token.used_quota).toBe(log.quota)
     expect(after.user.used_quota - before.user.used_quota).toBe(log.quota)
+  })
+
+  it("passes a request through to Azure's v1 Responses API, the deployment as the model", async () => {
+    const { data, response } = await client.responses
+      .create({ model: ON_AZURE, input: 'one two' })
+      .withResponse()
+    expect(data.output_text).toBe(GENERATED)
+    const upstream = lastCall('api-key', 'azure-resp-key')
+    expect(upstream.path).toBe('/openai/v1/responses')
+    expect(upstream.json).toEqual({ model: 'gpt-41', input: 'one two' })
+    const log = await fixture.logFor(response.headers.get(REQUEST_ID))
+    expect(log).toMatchObject({ model_name: 'gpt-4.1', prompt_tokens: 2, completion_tokens: 5 })
   })
 
   it('streams through an OpenAI channel, usage read from response.completed', async () => {
@@ -159,6 +178,21 @@ describe.each(testDialects())('the Responses API through the gateway on %s', (di
     expect(final.output_text).toBe(GENERATED)
     expect(final.status).toBe('completed')
     expect(final.usage?.output_tokens).toBe(5)
+    // The same stream read raw: its consume log bills the usage the Response reported.
+    const raw = await client.responses
+      .create({ model: ON_ANTHROPIC, input: 'one two three four', stream: true })
+      .withResponse()
+    let completed: OpenAI.Responses.Response | undefined
+    for await (const event of raw.data) if (event.type === 'response.completed') completed = event.response
+    const log = await fixture.logFor(raw.response.headers.get(REQUEST_ID))
+    expect(log).toMatchObject({
+      model_name: 'claude-3-5-haiku-latest',
+      is_stream: true,
+      prompt_tokens: completed!.usage!.input_tokens,
+      completion_tokens: 5,
+    })
+    expect(log.quota).toBe(expectedQuota(completed!.usage!.input_tokens, 5, RATIO, 1))
+    expect(log.content).toContain('input API: OpenAI Responses')
   })
 
   it('returns function calls from every kind of channel, streamed too, and takes their outputs back', async () => {

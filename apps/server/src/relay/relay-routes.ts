@@ -123,6 +123,8 @@ export async function registerRelayRoutes(
         )
     })
     relay.options('/v1/*', async () => undefined)
+    // Gemini's API paths (relay-front.ts): browsers ask before calling them too.
+    relay.options('/v1beta/*', async () => undefined)
     relay.options('/dashboard/*', async () => undefined)
     registerModelRoutes(relay, context, services)
     registerBillingRoutes(relay, context, services)

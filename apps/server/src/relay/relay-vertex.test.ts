@@ -6,6 +6,7 @@
  * `openai` and `@anthropic-ai/sdk` clients, with the bill, the log and the disable policy checked.
  */
 import Anthropic from '@anthropic-ai/sdk'
+import { GoogleGenAI } from '@google/genai'
 import { ChannelType } from '@one-api/contracts/channel-types'
 import { testServiceAccount } from '@one-api/providers/testing/service-account'
 import type OpenAI from 'openai'
@@ -30,6 +31,7 @@ describe.each(testDialects())('Vertex AI channels through the gateway on %s', (d
   let client: OpenAI
   let token: { id: number; key: string }
   let account: ReturnType<typeof testServiceAccount>
+  let servingChannel: number
   const tokenCalls = () => fixture.mock.requests.filter((call) => call.path === '/token').length
   const vertexCalls = (project: string) =>
     fixture.mock.requests.filter((call) => call.path.startsWith(`/v1/projects/${project}/`))
@@ -38,7 +40,7 @@ describe.each(testDialects())('Vertex AI channels through the gateway on %s', (d
     fixture = await RelayFixture.start(dialect, { CHANNEL_DISABLE_FAILURE_COUNT: '1' })
     account = testServiceAccount(`${fixture.mock.url}/token`)
     fixture.mock.vertex.addServiceAccount(account.email, account.publicKey)
-    await fixture.addChannel({
+    servingChannel = await fixture.addChannel({
       type: ChannelType.vertexAi,
       key: `us-east5|serving-project|${account.adc}`,
       models: [CLAUDE, GEMINI],
@@ -198,6 +200,21 @@ describe.each(testDialects())('Vertex AI channels through the gateway on %s', (d
     })
     expect(gemini.content).toEqual([{ type: 'text', text: GENERATED }])
     expect(vertexCalls('serving-project').at(-1)!.path).toMatch(/publishers\/google\/.*:generateContent$/)
+  })
+
+  it('serves Gemini API clients (@google/genai) from Claude on Vertex through the Gemini bridge', async () => {
+    const genai = new GoogleGenAI({ apiKey: token.key, httpOptions: { baseUrl: fixture.baseUrl } })
+    const answer = await genai.models.generateContent({ model: CLAUDE, contents: 'one two three four' })
+    expect(answer.text).toBe(GENERATED)
+    expect(vertexCalls('serving-project').at(-1)!.path).toMatch(/publishers\/anthropic\/.*:rawPredict$/)
+  })
+
+  it('tests a Vertex AI channel from the console with the token it obtains', async () => {
+    const result = await fixture.root.get(
+      `/api/channel/test/${servingChannel}?model=${encodeURIComponent(CLAUDE)}`,
+    )
+    expect(result.body).toMatchObject({ success: true, model: CLAUDE, message: GENERATED })
+    expect(vertexCalls('serving-project').at(-1)!.headers.authorization).toMatch(/^Bearer ya29\.mock-/)
   })
 
   it('fails over on RESOURCE_EXHAUSTED (429) and 5xx', async () => {

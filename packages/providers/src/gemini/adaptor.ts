@@ -39,10 +39,11 @@ const configString = (channel: ChannelCredentials, field: string): string | unde
 }
 
 /**
- * Models one-api sends to v1beta whatever GEMINI_VERSION says (gemini-1.5 and gemini-2.0), and
- * the later families, whose thinking and tool features Google documents on v1beta.
+ * Models one-api sends to v1beta whatever GEMINI_VERSION says (gemini-1.5 and gemini-2.0), the
+ * later families, whose thinking and tool features Google documents on v1beta, and the Gemini
+ * embedding models, documented there too.
  */
-const V1BETA_MODELS = /gemini-(1\.5|2\.|3)/
+const V1BETA_MODELS = /gemini-(1\.5|2\.|3|embedding)/
 
 /**
  * The API version: the channel's `api_version` (or the legacy `other` column, which old one-api

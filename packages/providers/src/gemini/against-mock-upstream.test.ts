@@ -66,6 +66,8 @@ describe('Gemini adaptor against the mock upstream', () => {
     expect(mock.requests.at(-1)!.path).toBe('/v1alpha/models/gemma-3-27b-it:generateContent')
     await call(other)
     expect(mock.requests.at(-1)!.path).toBe('/v1/models/gemma-3-27b-it:generateContent')
+    await call(jsonRelayRequest('embeddings', { model: 'gemini-embedding-001', input: 'x' }))
+    expect(mock.requests.at(-1)!.path).toBe('/v1beta/models/gemini-embedding-001:batchEmbedContents')
     await call(chat(), { ...channel, config: { api_version: 'v1' } })
     expect(mock.requests.at(-1)!.path).toBe('/v1/models/gemini-2.0-flash:generateContent')
   })

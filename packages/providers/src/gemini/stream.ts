@@ -92,6 +92,8 @@ export class GeminiToOpenAiStream implements StreamTransformer {
     if (typeof data.modelVersion === 'string') this.model = data.modelVersion
     const usage = geminiUsage(data.usageMetadata)
     if (usage) this.usage = usage
+    // Past the finish reason only the usage counts (an upstream may send it in one more event).
+    if (this.upstreamCompleted) return
     const candidate = Array.isArray(data.candidates) ? data.candidates.find(isRecord) : undefined
     if (!candidate) {
       // A prompt blocked before any answer: an empty, filtered answer.

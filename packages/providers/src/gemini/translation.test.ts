@@ -59,6 +59,19 @@ describe('Gemini errors', () => {
 })
 
 describe('Gemini answers', () => {
+  it('takes a usage sent after the finish reason, and finishes once', () => {
+    const stream = geminiAdaptor.createStreamTransformer({ ...request, stream: true }, {} as never)
+    const event = (body: unknown) => `data: ${JSON.stringify(body)}\r\n\r\n`
+    const finished = {
+      candidates: [{ content: { role: 'model', parts: [{ text: 'Hi' }] }, finishReason: 'STOP' }],
+    }
+    const usage = { usageMetadata: { promptTokenCount: 2, candidatesTokenCount: 1, totalTokenCount: 3 } }
+    const output =
+      stream.push(Buffer.from(event(finished) + event({ ...finished, ...usage }))) + stream.finish()
+    expect(output.match(/"finish_reason":"stop"/g)).toHaveLength(1)
+    expect(stream.usage).toMatchObject({ promptTokens: 2, completionTokens: 1 })
+  })
+
   it('returns thought parts as reasoning_content', () => {
     const body = Buffer.from(
       JSON.stringify({

@@ -329,7 +329,8 @@ describe('pass-through to channels that serve the Responses API', () => {
     expect(servesResponsesApi(1, undefined)).toBe(true)
     expect(servesResponsesApi(50, undefined)).toBe(false)
     expect(servesResponsesApi(50, { responses_api: true })).toBe(true)
-    expect(servesResponsesApi(3, { responses_api: true })).toBe(false)
+    expect(servesResponsesApi(3, undefined)).toBe(true)
+    expect(servesResponsesApi(40, { responses_api: true })).toBe(false)
   })
 
   it("sends the client's body with the channel's model to /v1/responses", () => {
@@ -346,6 +347,25 @@ describe('pass-through to channels that serve the Responses API', () => {
     })
     if (built.kind !== 'request') return
     expect(JSON.parse(String(built.body))).toEqual({ ...native, model: 'gpt-4o' })
+  })
+
+  it("sends Azure's v1 Responses path with the deployment as the model and the api-key header", () => {
+    const built = responsesPassthroughAdaptor.buildRequest(
+      responsesRequest({ model: 'gpt-4.1', input: 'Hi' }),
+      {
+        type: 3,
+        key: 'azure-key',
+        baseUrl: 'https://res.openai.azure.com/',
+      },
+    )
+    expect(built).toMatchObject({
+      kind: 'request',
+      url: 'https://res.openai.azure.com/openai/v1/responses',
+      headers: { 'api-key': 'azure-key' },
+    })
+    if (built.kind !== 'request') return
+    expect(built.headers.Authorization).toBeUndefined()
+    expect(JSON.parse(String(built.body))).toEqual({ model: 'gpt-41', input: 'Hi' })
   })
 
   it('reads usage with cached and reasoning tokens from the answer and from response.completed', () => {

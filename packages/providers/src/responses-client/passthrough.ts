@@ -1,6 +1,6 @@
 /**
- * `/v1/responses` passed through to a channel that serves the Responses API itself (OpenAI, and
- * OpenAI-format channels whose config sets `responses_api: true`): the client's request with the
+ * `/v1/responses` passed through to a channel that serves the Responses API itself (OpenAI, Azure
+ * OpenAI, and OpenAI-format channels whose config sets `responses_api: true`): the client's request with the
  * channel's model (and its forced system prompt as `instructions`), the answer and its event stream
  * passed on as they came, the usage read from the Response (`response.completed` when streamed).
  * https://platform.openai.com/docs/api-reference/responses/create
@@ -15,7 +15,7 @@ import type {
   UpstreamRequest,
   UpstreamResponse,
 } from '../adaptor.ts'
-import { buildUpstreamUrl, ChannelTypeId } from '../openai-compatible/request-url.ts'
+import { buildUpstreamUrl, ChannelTypeId, resolveBaseUrl } from '../openai-compatible/request-url.ts'
 import { type SseEvent, SseParser } from '../shared/sse.ts'
 import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
 import { normaliseUsage, type Usage } from '../shared/usage.ts'
@@ -27,9 +27,8 @@ const isRecord = (value: unknown): value is Json =>
 
 const TEXT_CAP = 1 << 20
 
-/** Types whose upstream paths are not OpenAI's (Azure's deployments, providers' own chat paths). */
+/** Types whose upstream paths are not OpenAI's (providers' own chat paths). */
 const OWN_PATH_TYPES = new Set<number>([
-  ChannelTypeId.azure,
   ChannelTypeId.minimax,
   ChannelTypeId.doubao,
   ChannelTypeId.novita,
@@ -42,25 +41,51 @@ export function servesResponsesApi(
   type: number,
   config: Readonly<Record<string, unknown>> | undefined,
 ): boolean {
-  if (type === ChannelTypeId.openAi) return true
+  if (type === ChannelTypeId.openAi || type === ChannelTypeId.azure) return true
   return config?.responses_api === true && !OWN_PATH_TYPES.has(type)
+}
+
+/**
+ * Azure OpenAI serves the Responses API at `/openai/v1/responses` (its v1 API, no api-version),
+ * the deployment named as the model; deployments are named after the model without dots, as for
+ * chat. https://learn.microsoft.com/azure/ai-foundry/openai/how-to/responses
+ */
+function azureTarget(request: RelayRequest, channel: ChannelCredentials): { url: string; model: string } {
+  return {
+    url: `${resolveBaseUrl(channel)}/openai/v1/responses`,
+    model: request.mappedModel.replaceAll('.', ''),
+  }
+}
+
+function target(
+  request: RelayRequest,
+  channel: ChannelCredentials,
+): { url: string; model: string } | UpstreamError {
+  if (channel.type === ChannelTypeId.azure) return azureTarget(request, channel)
+  const query = request.path.indexOf('?')
+  const path = `/v1/responses${query === -1 ? '' : request.path.slice(query)}`
+  const url = buildUpstreamUrl({ ...request, path }, channel)
+  return typeof url === 'string' ? { url, model: request.mappedModel } : url
 }
 
 function buildRequest(request: RelayRequest, channel: ChannelCredentials): UpstreamRequest | UpstreamError {
   const native = request.native
   if (!native) return localError(500, 'missing_native_request', 'the Responses request was not kept', {})
-  const query = request.path.indexOf('?')
-  const path = `/v1/responses${query === -1 ? '' : request.path.slice(query)}`
-  const url = buildUpstreamUrl({ ...request, path }, channel)
-  if (typeof url !== 'string') return url
-  const unchanged = native.json.model === request.mappedModel && !request.systemPrompt
+  const aimed = target(request, channel)
+  if ('kind' in aimed) return aimed
+  const { url, model } = aimed
+  const unchanged = native.json.model === model && !request.systemPrompt
   const body = unchanged
     ? native.body
     : JSON.stringify({
         ...native.json,
-        model: request.mappedModel,
+        model,
         ...(request.systemPrompt ? { instructions: request.systemPrompt } : {}),
       })
+  const auth: Record<string, string> =
+    channel.type === ChannelTypeId.azure
+      ? { 'api-key': channel.key }
+      : { Authorization: `Bearer ${channel.key}` }
   return {
     kind: 'request',
     url,
@@ -68,7 +93,7 @@ function buildRequest(request: RelayRequest, channel: ChannelCredentials): Upstr
     headers: {
       'Content-Type': 'application/json',
       Accept: request.stream ? 'text/event-stream' : 'application/json',
-      Authorization: `Bearer ${channel.key}`,
+      ...auth,
     },
     body,
     bodyRewritten: !unchanged,

@@ -137,7 +137,15 @@ describe('every channel type of the catalogue, created, tested and used as an ad
       const { channel, model } = await createChannel(id)
       const test = await fixture.root.get(`/api/channel/test/${channel}`)
       expect(test.body, JSON.stringify(test.body)).toMatchObject({ success: true, model })
-      expect(typeof test.body.time).toBe('number')
+      expect(test.body.time).toBeGreaterThan(0)
+    const tested = await fixture.db
+      .selectFrom('channels')
+      .select(['test_time', 'response_time'])
+      .where('id', '=', channel)
+      .executeTakeFirstOrThrow()
+    // What the channel list shows: when it was tested and how long the answer took (milliseconds).
+    expect(Number(tested.test_time)).toBeGreaterThan(0)
+    expect(Number(tested.response_time)).toBe(Math.round(test.body.time * 1000))
       const before = await fixture.balances(userId, (await tokenId()) as number)
       const { data, response } = await client.chat.completions.create(ask(model)).withResponse()
       expect(data.choices[0]!.message.content).toMatch(/\S/)

@@ -2,6 +2,7 @@
  * Channel type id -> adaptor, per client API. Adding a provider means one folder and one line here.
  */
 import type { Adaptor, ClientApi } from './adaptor.ts'
+import { aiProxyLibraryAdaptor } from './aiproxy-library/adaptor.ts'
 import { aliAdaptor } from './ali/adaptor.ts'
 import { anthropicAdaptor, anthropicNativeAdaptor } from './anthropic/adaptor.ts'
 import { anthropicClientBridge } from './anthropic-client/bridge.ts'
@@ -11,6 +12,7 @@ import { bedrockMessagesAdaptor } from './bedrock/native-messages.ts'
 import { cloudflareAdaptor } from './cloudflare/adaptor.ts'
 import { cohereAdaptor } from './cohere/adaptor.ts'
 import { cozeAdaptor } from './coze/adaptor.ts'
+import { deeplAdaptor } from './deepl/adaptor.ts'
 import { geminiAdaptor } from './gemini/adaptor.ts'
 import { geminiClientBridge } from './gemini-client/bridge.ts'
 import { geminiNativeAdaptor } from './gemini-client/native-adaptor.ts'
@@ -45,6 +47,8 @@ adaptors.set(42, vertexAdaptor)
 adaptors.set(34, cozeAdaptor)
 adaptors.set(37, cloudflareAdaptor)
 adaptors.set(18, xunfeiAdaptor)
+adaptors.set(38, deeplAdaptor)
+adaptors.set(21, aiProxyLibraryAdaptor)
 
 type BridgedClientApi = Exclude<ClientApi, 'openai' | 'responses'>
 

@@ -5,7 +5,7 @@
  * https://cloud.baidu.com/doc/WENXINWORKSHOP/s/tlmyncueh (error codes)
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
-import { chatCompletionResponse, isRecord, jsonOf } from '../shared/chat-completion.ts'
+import { chatCompletionResponse, jsonOf } from '../shared/chat-completion.ts'
 import { mapUpstreamError } from '../shared/upstream-error.ts'
 import { normaliseUsage } from '../shared/usage.ts'
 

@@ -15,3 +15,7 @@ export const COZE_TOKENS: readonly string[] = ['pat_mock_coze_token']
 export const CLOUDFLARE_TOKENS: Readonly<Record<string, string>> = { 'mock-cf-api-token': 'mockaccount0001' }
 /** Baidu Qianfan v1 `APIKey|SecretKey` keys. */
 export const BAIDU_KEYS: readonly string[] = ['mockBaiduApiKey0001|mockBaiduSecretKey0001']
+/** DeepL authentication keys (free-plan keys end in `:fx`). */
+export const DEEPL_KEYS: readonly string[] = ['mock-deepl-key:fx']
+/** AI Proxy Library keys, each with the library it may ask. */
+export const AIPROXY_LIBRARY_KEYS: Readonly<Record<string, string>> = { 'mock-aiproxy-key': 'mock-library-1' }

@@ -4,13 +4,15 @@
  */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
 import type { FaultPlan } from '../faults.ts'
+import { handleLibraryAsk, refuseLibraryAuth } from './aiproxy-library.ts'
 import { handleBaiduToken, handleBaiduWorkshop } from './baidu.ts'
 import { CLOUDFLARE_PATH, refuseCloudflareAuth } from './cloudflare.ts'
 import { handleCoze, refuseCozeAuth } from './coze.ts'
+import { handleDeepl, refuseDeeplAuth } from './deepl.ts'
 import { handleHunyuan, refuseTencentAuth } from './tencent.ts'
 import { type Refusal, refuseZhipuAuth } from './zhipu.ts'
 
-export type Provider = 'zhipu' | 'tencent' | 'coze' | 'cloudflare' | 'baidu'
+export type Provider = 'zhipu' | 'tencent' | 'coze' | 'cloudflare' | 'baidu' | 'deepl' | 'aiproxy-library'
 
 /** A handler of a provider's own format (the OpenAI-format handlers serve the others). */
 export type NativeHandler = (
@@ -62,6 +64,9 @@ export function matchProviderRoute(
       native: (response, json, faults, query) => handleBaiduWorkshop(response, query, kind, json, faults),
     }
   }
+  if (pathname === '/api/library/ask')
+    return { provider: 'aiproxy-library', endpoint: 'chat', native: handleLibraryAsk }
+  if (pathname === '/v2/translate') return { provider: 'deepl', endpoint: 'chat', native: handleDeepl }
   if (pathname === '/v3/chat') return { provider: 'coze', endpoint: 'chat', native: handleCoze }
   // Tencent Cloud API 3.0: every action is a POST to / named by X-TC-Action.
   if (pathname === '/' && headers['x-tc-action'] !== undefined) {
@@ -86,6 +91,10 @@ export function refuseProviderAuth(
       return refuseCozeAuth(headers)
     case 'cloudflare':
       return refuseCloudflareAuth(headers, pathname)
+    case 'deepl':
+      return refuseDeeplAuth(headers)
+    case 'aiproxy-library':
+      return refuseLibraryAuth(headers, body)
     case 'baidu':
       // The token endpoint checks the key, the workshop its token (baidu.ts).
       return undefined

@@ -8,6 +8,7 @@ import { BusTopic } from '../../platform/bus-topics.ts'
 import { withChannelCredentials } from '../pipeline/channel-credentials.ts'
 import { providerDefaults } from '../pipeline/provider-defaults.ts'
 import { readWholeBody } from '../pipeline/streamed-response.ts'
+import type { UpstreamCall, UpstreamClient } from '../pipeline/upstream-client.ts'
 import type { RelayServices } from '../relay-services.ts'
 import { toRoutedChannel } from '../routing/routed-channel.ts'
 import { redactChannelKey } from './redact-key.ts'
@@ -106,15 +107,11 @@ export async function testChannel(
       const built = adaptor.buildRequest(request, credentials)
       if (isUpstreamError(built)) return { kind: 'failed' as const, error: built }
       try {
-        const response = await context.relay.upstream.send(
-          { ...built, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) },
-          { whole: true },
-        )
-        const body = await readWholeBody(response.body)
-        const parsed = adaptor.parseResponse(
-          { status: response.statusCode, headers: response.headers, body },
-          request,
-        )
+        const answer = await wholeAnswer(context.relay.upstream, {
+          ...built,
+          signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
+        })
+        const parsed = adaptor.parseResponse(answer, request)
         if (isUpstreamError(parsed)) return { kind: 'failed' as const, error: parsed }
         return { kind: 'answered' as const, text: replyText(parsed.body) || 'ok' }
       } catch (error) {
@@ -124,6 +121,20 @@ export async function testChannel(
   )
   if (outcome.kind === 'answered') return finish(true, outcome.text)
   return finish(false, outcome.error.message, outcome.error.disableChannel)
+}
+
+/**
+ * The upstream's whole answer to a test call. A WebSocket upstream (Xunfei Spark) is reached as the
+ * relay reaches it; every other one through a plain HTTP request.
+ */
+async function wholeAnswer(upstream: UpstreamClient, call: UpstreamCall) {
+  if (call.webSocket) {
+    const answer = await upstream.start(call).done
+    if (answer.kind !== 'buffered') throw new Error('the upstream answered a test call with a stream')
+    return { status: answer.status, headers: answer.headers, body: answer.body }
+  }
+  const response = await upstream.send(call, { whole: true })
+  return { status: response.statusCode, headers: response.headers, body: await readWholeBody(response.body) }
 }
 
 function replyText(body: Buffer): string {

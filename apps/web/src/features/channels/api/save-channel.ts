@@ -12,7 +12,7 @@ export interface ChannelPayload {
   model_mapping: string
   models: string[]
   group: string[]
-  config: Record<string, string>
+  config: Record<string, string | number | boolean>
   priority: number | string
   weight: number | string
   batch?: boolean

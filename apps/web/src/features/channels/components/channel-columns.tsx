@@ -62,9 +62,12 @@ function Balance({ channel }: { channel: ChannelView }) {
 function TypeCell({ type, supported }: { type: number; supported: boolean }) {
   const { t, i18n } = useTranslation()
   const color = channelTypeInfo(type)?.color ?? 'gray'
+  // one-api's "black" types get a dot in the text colour, so it shows on the dark scheme too.
   return (
     <Group gap={4} wrap="nowrap" justify="inherit">
-      <ToneBadge color={color === 'black' ? 'dark' : color}>{channelTypeName(type, i18n.language)}</ToneBadge>
+      <ToneBadge color={color === 'black' ? 'var(--mantine-color-text)' : color}>
+        {channelTypeName(type, i18n.language)}
+      </ToneBadge>
       {channelTypeInfo(type)?.retired ? (
         <Tooltip label={t('channels.retiredHint')} multiline maw={320}>
           <ToneBadge color="red" variant="outline" leftSection={<IconAlertTriangle size={12} />}>

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react'
+import { cleanup, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { renderWithProviders } from '@/testing/render.tsx'
@@ -163,4 +163,64 @@ describe('ChannelForm', { timeout: 120_000 }, () => {
     await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1))
     expect(onSubmit.mock.calls[0][0]).toMatchObject({ type: 24, config: { api_version: 'v1beta' } })
   })
+
+  it("edits Cohere's embedding input type and Ollama's context window in the config", async () => {
+    const cohere = renderForm(false, stored(35, '{"input_type":"search_query"}'))
+    const inputType = screen.getByRole('textbox', { name: /^Embedding input type/ })
+    expect(inputType).toHaveValue('search_query')
+    await userEvent.clear(inputType)
+    await fill(/^Embedding input type/, 'classification')
+    await submit()
+    await waitFor(() => expect(cohere).toHaveBeenCalledTimes(1))
+    expect(cohere.mock.calls[0][0]).toMatchObject({ type: 35, config: { input_type: 'classification' } })
+    cleanup()
+
+    const ollama = renderForm(false, stored(30, '{"num_ctx":4096}'))
+    const numCtx = screen.getByRole('textbox', { name: /^Context window/ })
+    expect(numCtx).toHaveValue('4096')
+    await userEvent.clear(numCtx)
+    await fill(/^Context window/, '8192')
+    await submit()
+    await waitFor(() => expect(ollama).toHaveBeenCalledTimes(1))
+    expect(ollama.mock.calls[0][0].config).toEqual({ num_ctx: 8192 })
+  })
+
+  it('switches Responses API pass-through on for an OpenAI-format type, and shows no switch for Azure', async () => {
+    const onSubmit = renderForm(false, stored(36, ''))
+    const toggle = screen.getByRole('switch', { name: /^Serves the Responses API/ })
+    expect(toggle).not.toBeChecked()
+    await userEvent.click(toggle)
+    await submit()
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1))
+    expect(onSubmit.mock.calls[0][0]).toMatchObject({ type: 36, config: { responses_api: true } })
+    cleanup()
+
+    renderForm(false, stored(3, '{"responses_api":true}'))
+    expect(screen.queryByRole('switch', { name: /^Serves the Responses API/ })).toBeNull()
+  })
 })
+
+/** A stored channel of `type` with `config`, as the edit page loads it. */
+function stored(type: number, config: string) {
+  return valuesOf({
+    id: 9,
+    type,
+    status: 1,
+    name: `type-${type}`,
+    weight: 0,
+    created_time: 0,
+    test_time: 0,
+    response_time: 0,
+    base_url: '',
+    other: '',
+    balance: 0,
+    balance_updated_time: 0,
+    models: 'some-model',
+    group: 'default',
+    used_quota: 0,
+    model_mapping: '',
+    priority: 0,
+    config,
+    system_prompt: '',
+  })
+}

@@ -1,15 +1,39 @@
-import { Alert, Textarea, TextInput } from '@mantine/core'
+import { Alert, NumberInput, Switch, Textarea, TextInput } from '@mantine/core'
 import type { UseFormReturnType } from '@mantine/form'
 import { ChannelType } from '@one-api/contracts/channel-types'
 import { useTranslation } from 'react-i18next'
-import type { ChannelFormValues } from '../lib/channel-form-values.ts'
+import { type ChannelFormValues, RESPONSES_API_TYPES } from '../lib/channel-form-values.ts'
 
 type Form = UseFormReturnType<ChannelFormValues>
 
 /** The fields and notes only some types have (Azure, custom, Spark, AWS, Vertex AI, ...). */
 export function ChannelTypeFields({ form, creating }: { form: Form; creating: boolean }) {
-  const { t } = useTranslation()
   const type = Number(form.values.type)
+  return (
+    <>
+      <TypeFields form={form} creating={creating} type={type} />
+      {RESPONSES_API_TYPES.includes(type) && <ResponsesApiSwitch form={form} />}
+    </>
+  )
+}
+
+/** OpenAI-format types: whether the upstream serves OpenAI's Responses API, so it is passed through. */
+function ResponsesApiSwitch({ form }: { form: Form }) {
+  const { t } = useTranslation()
+  return (
+    <Switch
+      label={t('channels.form.responsesApi')}
+      description={t('channels.form.responsesApiHint')}
+      checked={form.values.config.responses_api === 'true'}
+      onChange={(event) =>
+        form.setFieldValue('config.responses_api', event.currentTarget.checked ? 'true' : '')
+      }
+    />
+  )
+}
+
+function TypeFields({ form, creating, type }: { form: Form; creating: boolean; type: number }) {
+  const { t } = useTranslation()
   switch (type) {
     case ChannelType.azure:
       return (
@@ -132,6 +156,25 @@ export function ChannelTypeFields({ form, creating }: { form: Form; creating: bo
           label={t('channels.form.accountId')}
           placeholder={t('channels.form.accountIdPlaceholder')}
           {...form.getInputProps('config.user_id')}
+        />
+      )
+    case 35: // Cohere
+      return (
+        <TextInput
+          label={t('channels.form.inputType')}
+          placeholder={t('channels.form.inputTypePlaceholder')}
+          {...form.getInputProps('config.input_type')}
+        />
+      )
+    case ChannelType.ollama:
+      return (
+        <NumberInput
+          label={t('channels.form.numCtx')}
+          placeholder={t('channels.form.numCtxPlaceholder')}
+          min={1}
+          allowDecimal={false}
+          allowNegative={false}
+          {...form.getInputProps('config.num_ctx')}
         />
       )
     case ChannelType.fastGpt:

@@ -2,7 +2,10 @@ import { type ChannelView, splitList } from '@one-api/contracts/channel'
 import { ChannelType, DEFAULT_AZURE_API_VERSION } from '@one-api/contracts/channel-types'
 import type { ChannelPayload } from '../api/save-channel.ts'
 
-/** Config fields some types keep in `config` (AWS, Vertex AI, Coze, Cloudflare, Gemini). */
+/**
+ * Config fields some types keep in `config` (AWS, Vertex AI, Coze, Cloudflare, Gemini, Cohere,
+ * Ollama, OpenAI-format types). The form edits them as text; `responses_api` is 'true' or ''.
+ */
 export const CONFIG_FIELDS = [
   'api_version',
   'region',
@@ -11,6 +14,9 @@ export const CONFIG_FIELDS = [
   'user_id',
   'vertex_ai_project_id',
   'vertex_ai_adc',
+  'input_type',
+  'num_ctx',
+  'responses_api',
 ] as const
 export type ConfigField = (typeof CONFIG_FIELDS)[number]
 
@@ -43,6 +49,9 @@ const emptyConfig = (): Record<ConfigField, string> => ({
   user_id: '',
   vertex_ai_project_id: '',
   vertex_ai_adc: '',
+  input_type: '',
+  num_ctx: '',
+  responses_api: '',
 })
 
 export const newChannelValues = (): ChannelFormValues => ({
@@ -67,7 +76,8 @@ export function valuesOf(channel: ChannelView): ChannelFormValues {
     const parsed: unknown = channel.config ? JSON.parse(channel.config) : {}
     for (const field of CONFIG_FIELDS) {
       const value = (parsed as Record<string, unknown>)[field]
-      if (typeof value === 'string') config[field] = value
+      if (typeof value === 'string' || typeof value === 'number') config[field] = String(value)
+      if (value === true) config[field] = 'true'
     }
   } catch {
     // An unreadable config is shown empty.
@@ -93,13 +103,38 @@ const CONFIG_BY_TYPE: Partial<Record<number, readonly ConfigField[]>> = {
   [ChannelType.coze]: ['user_id'],
   [ChannelType.cloudflare]: ['user_id'],
   [ChannelType.gemini]: ['api_version'],
+  35: ['input_type'], // Cohere
+  [ChannelType.ollama]: ['num_ctx'],
+}
+
+/**
+ * OpenAI-format types that may pass Responses API requests through (`responses_api`): OpenAI (1)
+ * always does, and the types with their own chat paths (Azure, MiniMax, Doubao, Novita, Baidu V2,
+ * Bailian) never do, so neither shows the switch.
+ */
+export const RESPONSES_API_TYPES: readonly number[] = [
+  2, 4, 5, 6, 7, 8, 9, 10, 12, 13, 19, 20, 22, 25, 26, 28, 29, 31, 32, 36, 39, 44, 45, 48, 50, 51,
+]
+
+/** The config sent for a type: its text fields trimmed, `num_ctx` a number, `responses_api` a boolean. */
+function configOf(
+  type: number,
+  values: ChannelFormValues['config'],
+): Record<string, string | number | boolean> {
+  const config: Record<string, string | number | boolean> = {}
+  for (const field of CONFIG_BY_TYPE[type] ?? []) config[field] = String(values[field]).trim()
+  if (typeof config.num_ctx === 'string') {
+    if (config.num_ctx === '') delete config.num_ctx
+    else config.num_ctx = Number(config.num_ctx)
+  }
+  if (RESPONSES_API_TYPES.includes(type) && values.responses_api === 'true') config.responses_api = true
+  return config
 }
 
 /** The request body: an Azure channel without a version gets the default one; a blank key stays blank. */
 export function toPayload(values: ChannelFormValues, creating: boolean): ChannelPayload {
   const type = Number(values.type)
-  const config: Record<string, string> = {}
-  for (const field of CONFIG_BY_TYPE[type] ?? []) config[field] = values.config[field].trim()
+  const config = configOf(type, values.config)
   const other =
     type === ChannelType.azure && values.other.trim() === '' ? DEFAULT_AZURE_API_VERSION : values.other
   return {

@@ -8,7 +8,7 @@ import type { CredentialExchange, UpstreamError } from '@one-api/providers'
 import { isUpstreamError, transportError } from '@one-api/providers'
 import type { StreamedResponse } from './streamed-response.ts'
 import { readWholeBody } from './streamed-response.ts'
-import type { UpstreamCall } from './upstream-client.ts'
+import type { UpstreamCall } from './upstream-call.ts'
 
 /** A token is renewed this long before it expires, or halfway through its life if that is sooner. */
 const RENEW_MARGIN_SECONDS = 300

@@ -3,7 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { eventually } from '../../testing/eventually.ts'
 import { httpServer, rawServer, useUpstreamFixtures } from '../../testing/upstream-servers.ts'
-import type { UpstreamCall, UpstreamClient } from './upstream-client.ts'
+import type { UpstreamCall } from './upstream-call.ts'
+import type { UpstreamClient } from './upstream-client.ts'
 import type { StreamSink } from './upstream-exchange.ts'
 
 const { serve, clientWith } = useUpstreamFixtures()

@@ -4,6 +4,7 @@ import { Agent, type Dispatcher, ProxyAgent } from 'undici'
 import { CredentialCache } from './credential-cache.ts'
 import { ImageFetcher, type ImageFetchOptions } from './image-fetcher.ts'
 import { type StreamedResponse, StreamedResponseHandler } from './streamed-response.ts'
+import type { UpstreamCall } from './upstream-call.ts'
 import {
   type ExchangeLimits,
   type StreamSink,
@@ -11,17 +12,6 @@ import {
   UpstreamExchange,
 } from './upstream-exchange.ts'
 import { WebSocketExchange } from './websocket-exchange.ts'
-
-/** One call to an upstream provider, as an adaptor builds it. */
-export interface UpstreamCall {
-  url: string
-  method: string
-  headers: Record<string, string>
-  body?: Buffer | string
-  signal?: AbortSignal
-  /** Set for a WebSocket upstream (websocket-exchange.ts): which message is the answer's last. */
-  webSocket?: { isLast: (message: string) => boolean }
-}
 
 /** A relay call in progress: its answer, and how to cancel it. */
 export interface RunningCall {

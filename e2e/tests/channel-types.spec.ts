@@ -43,12 +43,26 @@ async function createAndTest(page: Page, name: string, model: string) {
   await expect(row(page, name).getByText(/^\d+\.\d\d s$/)).toBeVisible()
 }
 
+/**
+ * Deletes the spec's channel through the API: the channels spec, which runs after this one in the
+ * same database, starts from an empty channel list.
+ */
+async function deleteChannel(page: Page, name: string) {
+  const found = await (await page.request.get(`/api/channel/search?keyword=${name}`)).json()
+  const channels = found.data as { id: number; name: string }[]
+  for (const channel of channels.filter((item) => item.name === name)) {
+    const deleted = await (await page.request.delete(`/api/channel/${channel.id}`)).json()
+    expect(deleted.success, deleted.message).toBe(true)
+  }
+}
+
 test('a Gemini channel made through the form answers the Test button', async ({ page }) => {
   const name = `e2e-gemini-${Date.now() % 100_000}`
   await startChannel(page, 'Google Gemini', name, 'gemini-2.0-flash')
   await page.getByRole('textbox', { name: 'Key' }).fill(UPSTREAM_KEY)
   await captureScreen(page, 'channel-form-gemini')
   await createAndTest(page, name, 'gemini-2.0-flash')
+  await deleteChannel(page, name)
 })
 
 test('an AWS Bedrock channel made from region, AK and SK answers the Test button', async ({ page }) => {
@@ -60,4 +74,5 @@ test('an AWS Bedrock channel made from region, AK and SK answers the Test button
   await captureScreen(page, 'channel-form-bedrock')
   await createAndTest(page, name, 'anthropic.claude-e2e')
   await captureScreen(page, 'channel-list-native-types')
+  await deleteChannel(page, name)
 })

@@ -5,17 +5,11 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { handleMessages, refuseAnthropicHeaders, sendAnthropicError } from './anthropic.ts'
+import { handleMessages, refuseAnthropicHeaders } from './anthropic.ts'
 import { checkAwsSignature, MOCK_AWS_CREDENTIALS } from './aws-signature.ts'
 import { handleConverse, handleInvoke, sendBedrockError } from './bedrock.ts'
 import { handleChat } from './chat.ts'
-import {
-  handleCohereChat,
-  handleCohereEmbed,
-  handleCohereRerank,
-  handleJinaRerank,
-  sendCohereError,
-} from './cohere.ts'
+import { handleCohereChat, handleCohereEmbed, handleCohereRerank, handleJinaRerank } from './cohere.ts'
 import { handleCompletions } from './completions.ts'
 import { DashScope, isDashScopePath } from './dashscope.ts'
 import {
@@ -25,7 +19,8 @@ import {
   handleModerations,
   handleTranscription,
 } from './endpoints.ts'
-import { sendError, sendJson } from './errors.ts'
+import { errorSenderFor } from './error-senders.ts'
+import { sendJson } from './errors.ts'
 import {
   type FaultPlan,
   type FaultRule,
@@ -43,13 +38,13 @@ import {
   sendGeminiError,
 } from './gemini.ts'
 import { parseMultipart } from './multipart-fields.ts'
-import { handleOllamaChat, handleOllamaEmbed, sendOllamaError } from './ollama.ts'
+import { handleOllamaChat, handleOllamaEmbed } from './ollama.ts'
 import { matchProviderRoute, type ProviderRoute, refuseProviderAuth } from './providers/routes.ts'
 import { isReplicatePath, Replicate } from './replicate.ts'
 import { handleResponses } from './responses.ts'
 import { matchRoute, type Route } from './routes.ts'
 import { handleSpeech } from './speech.ts'
-import { handleVertex, sendGoogleStatus, VertexAuth } from './vertex.ts'
+import { handleVertex, VertexAuth } from './vertex.ts'
 import { isSparkPath, SparkServer } from './xunfei.ts'
 
 export interface MockUpstreamOptions {
@@ -181,17 +176,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     const anthropic = route.endpoint === 'messages'
     const bedrock = route.endpoint.startsWith('converse') || route.endpoint.startsWith('invoke')
     const vertex = route.endpoint === 'vertex'
-    const fail = anthropic
-      ? sendAnthropicError
-      : bedrock
-        ? (reply: ServerResponse, status: number) => sendBedrockError(reply, status)
-        : vertex
-          ? (reply: ServerResponse, status: number) => sendGoogleStatus(reply, status)
-          : route.endpoint.startsWith('cohere-')
-            ? sendCohereError
-            : route.endpoint.startsWith('ollama-')
-              ? sendOllamaError
-              : sendError
+    const fail = errorSenderFor(route.endpoint)
     const refusal = route.provider
       ? refuseProviderAuth(route.provider, request.headers, body, path.split('?', 1)[0]!)
       : undefined

@@ -4,7 +4,7 @@
  * https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching#tracking-cache-performance
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
-import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
+import { localError, mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
 
 type Json = Record<string, unknown>
@@ -113,19 +113,9 @@ function generatedText(message: Json): string {
 export function parseAnthropicJson(response: UpstreamResponse): { kind: 'json'; json: Json } | UpstreamError {
   const { status, headers, body } = response
   if (status < 200 || status >= 300) return mapUpstreamError(status, body, headers)
-  let json: unknown
-  try {
-    json = JSON.parse(body.toString('utf8'))
-  } catch {
-    return localError(502, 'unmarshal_response_body_failed', 'upstream returned invalid JSON', {
-      retryable: true,
-    })
-  }
-  if (!isRecord(json)) {
-    return localError(502, 'unmarshal_response_body_failed', 'upstream returned an unexpected body', {
-      retryable: true,
-    })
-  }
+  const read = readJsonObject(body)
+  if (read.kind === 'error') return read
+  const json = read.json
   if (json.type === 'error' || isRecord(json.error)) return mapUpstreamError(status, body, headers)
   if (!Array.isArray(json.content)) {
     return localError(502, 'invalid_upstream_response', 'upstream returned no content in its answer', {

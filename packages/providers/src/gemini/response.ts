@@ -6,7 +6,7 @@
  * https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
-import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
+import { localError, mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
 
 type Json = Record<string, unknown>
@@ -158,19 +158,9 @@ function reasons(error: Json): string[] {
 export function parseGeminiJson(response: UpstreamResponse): { kind: 'json'; json: Json } | UpstreamError {
   const { status, headers, body } = response
   if (status < 200 || status >= 300) return mapGeminiError(status, body, headers)
-  let json: unknown
-  try {
-    json = JSON.parse(body.toString('utf8'))
-  } catch {
-    return localError(502, 'unmarshal_response_body_failed', 'upstream returned invalid JSON', {
-      retryable: true,
-    })
-  }
-  if (!isRecord(json)) {
-    return localError(502, 'unmarshal_response_body_failed', 'upstream returned an unexpected body', {
-      retryable: true,
-    })
-  }
+  const read = readJsonObject(body)
+  if (read.kind === 'error') return read
+  const json = read.json
   if (isRecord(json.error)) return mapGeminiError(status, body, headers)
   return { kind: 'json', json }
 }

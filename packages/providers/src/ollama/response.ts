@@ -5,7 +5,7 @@
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
 import { openAiUsageOf } from '../shared/chat-chunks.ts'
-import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
+import { localError, mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
 
 type Json = Record<string, unknown>
@@ -55,19 +55,9 @@ export function openAiToolCalls(calls: unknown, firstIndex = 0): Json[] {
 export function parseOllamaJson(response: UpstreamResponse): Json | UpstreamError {
   const { status, headers, body } = response
   if (status < 200 || status >= 300) return mapUpstreamError(status, body, headers)
-  let json: unknown
-  try {
-    json = JSON.parse(body.toString('utf8'))
-  } catch {
-    return localError(502, 'unmarshal_response_body_failed', 'upstream returned invalid JSON', {
-      retryable: true,
-    })
-  }
-  if (!isRecord(json)) {
-    return localError(502, 'unmarshal_response_body_failed', 'upstream returned an unexpected body', {
-      retryable: true,
-    })
-  }
+  const read = readJsonObject(body)
+  if (read.kind === 'error') return read
+  const json = read.json
   if (typeof json.error === 'string') return mapUpstreamError(status, body, headers)
   return json
 }

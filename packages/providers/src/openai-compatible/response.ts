@@ -4,7 +4,7 @@
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
 import { objectsHeldBy } from '../shared/json-scan.ts'
-import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
+import { localError, mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
 import { hasTokens, normaliseUsage, readUsageObject, UNREADABLE, type Usage } from '../shared/usage.ts'
 import { parseRerankResponse } from './rerank.ts'
 
@@ -167,19 +167,9 @@ export function parseOpenAiResponse(
     const complete = !(request.mode in ANSWER_LISTS) || body.includes(`"${ANSWER_LISTS[request.mode]}"`)
     if (usage && complete && !(generates && usage.completionMissing)) return { kind: 'response', body, usage }
   }
-  let json: unknown
-  try {
-    json = JSON.parse(body.toString('utf8'))
-  } catch {
-    return localError(502, 'unmarshal_response_body_failed', 'upstream returned invalid JSON', {
-      retryable: true,
-    })
-  }
-  if (!isRecord(json)) {
-    return localError(502, 'unmarshal_response_body_failed', 'upstream returned an unexpected body', {
-      retryable: true,
-    })
-  }
+  const read = readJsonObject(body)
+  if (read.kind === 'error') return read
+  const json = read.json
   // OpenAI-compatible servers sometimes answer 200 with an error object.
   if (isRecord(json.error) && (json.error.type || json.error.message)) {
     return mapUpstreamError(status, body, headers)

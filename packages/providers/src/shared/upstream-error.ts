@@ -239,3 +239,26 @@ export function toOpenAiErrorBody(error: ErrorFields, messageSuffix = ''): strin
     error: { message: error.message + messageSuffix, type: error.type, param: error.param, code: error.code },
   })
 }
+
+/**
+ * An upstream's answer body read as a JSON object; anything else (invalid JSON, an array, a bare
+ * value) is the upstream's fault and answered 502, tried on another channel.
+ */
+export function readJsonObject(
+  body: Buffer,
+): { kind: 'json'; json: Record<string, unknown> } | UpstreamError {
+  let json: unknown
+  try {
+    json = JSON.parse(body.toString('utf8'))
+  } catch {
+    return localError(502, 'unmarshal_response_body_failed', 'upstream returned invalid JSON', {
+      retryable: true,
+    })
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    return localError(502, 'unmarshal_response_body_failed', 'upstream returned an unexpected body', {
+      retryable: true,
+    })
+  }
+  return { kind: 'json', json: json as Record<string, unknown> }
+}

@@ -62,37 +62,46 @@ const byKey =
     String(a[key]) < String(b[key]) ? -1 : 1
 
 /**
- * The administrator's models and channels across everyone (read from the day × model and
- * day × channel tables) equal the sums of usage_daily_channels, which answered them before.
+ * The administrator's models, channels and users for a period (read from the narrower tables and
+ * the 7-day blocks) equal the sums of the finest rows (usage_daily) of the period and filter.
  */
-async function expectModelsAndChannelsAsFinestRows(
+async function expectAsFinestRows(
   server: TestApp,
   admin: ApiClient,
   firstDay: number,
   query: string,
+  filter: { model_name?: string; channel_id?: number } = {},
 ) {
   const { body } = await admin.get(`/api/log/dashboard${query}`)
-  const finest = withUsage(server.context.logDb)
-    .selectFrom('usage_daily_channels')
+  let finest = withUsage(server.context.logDb)
+    .selectFrom('usage_daily')
     .where('day', '>=', firstDay)
     .where('day', '<=', dayOf(Math.floor(Date.now() / 1000)))
-  const models = await finest
-    .select((eb) => ['model_name', ...SUMS.map((column) => eb.fn.sum(column).as(column))])
-    .groupBy('model_name')
-    .execute()
-  const channels = await finest
-    .select((eb) => ['channel_id', ...SUMS.map((column) => eb.fn.sum(column).as(column))])
-    .groupBy('channel_id')
-    .execute()
+  if (filter.model_name) finest = finest.where('model_name', '=', filter.model_name)
+  if (filter.channel_id) finest = finest.where('channel_id', '=', filter.channel_id)
+  const grouped = (key: 'model_name' | 'channel_id' | 'user_id') =>
+    finest
+      .select((eb) => [key, ...SUMS.map((column) => eb.fn.sum(column).as(column))])
+      .groupBy(key)
+      .having((eb) => eb(eb.fn.sum('request_count'), '+', eb.fn.sum('error_count')), '>', 0)
+      .execute()
+  const models = await grouped('model_name')
   expect([...body.data.models].sort(byKey('model_name'))).toEqual(
     models.map((row) => ({ model_name: row.model_name, ...summed(row) })).sort(byKey('model_name')),
   )
-  const answered = body.data.channels.map(
+  const channels = await grouped('channel_id')
+  const answeredChannels = body.data.channels.map(
     ({ channel_id, channel_name, error_rate, ...row }: Record<string, unknown>) => ({ channel_id, ...row }),
   )
-  expect(answered.sort(byKey('channel_id'))).toEqual(
+  expect(answeredChannels.sort(byKey('channel_id'))).toEqual(
     channels.map((row) => ({ channel_id: Number(row.channel_id), ...summed(row) })).sort(byKey('channel_id')),
   )
+  const users = await grouped('user_id')
+  const answeredUsers = body.data.users.map(({ username, ...row }: Record<string, unknown>) => row)
+  expect(answeredUsers.sort(byKey('user_id'))).toEqual(
+    users.map((row) => ({ user_id: Number(row.user_id), ...summed(row) })).sort(byKey('user_id')),
+  )
+  expect(users.length).toBeGreaterThan(0)
 }
 
 describe.each(testDialects())('usage dashboards on %s', (dialect) => {
@@ -284,9 +293,17 @@ describe.each(testDialects())('usage dashboards on %s', (dialect) => {
     expect(nobody.users).toEqual([])
   })
 
-  it('ranks models and channels across everyone as the day × model × channel rows sum up', async () => {
-    await expectModelsAndChannelsAsFinestRows(server, admin, TODAY - 7, '')
-    await expectModelsAndChannelsAsFinestRows(server, admin, TODAY - 30, `?start_timestamp=${at(30)}`)
+  it('ranks models, channels and users as the finest rows sum up, for every period length', async () => {
+    // Periods of 1 to 31 days ending today: with and without whole 7-day blocks, cut at every weekday.
+    for (let days = 1; days <= 31; days++) {
+      await expectAsFinestRows(server, admin, TODAY - days + 1, `?start_timestamp=${at(days - 1)}`)
+    }
+    await expectAsFinestRows(server, admin, TODAY - 30, `?start_timestamp=${at(30)}&model_name=gpt-a`, {
+      model_name: 'gpt-a',
+    })
+    await expectAsFinestRows(server, admin, TODAY - 30, `?start_timestamp=${at(30)}&channel=${channelA}`, {
+      channel_id: channelA,
+    })
   })
 
   it('says what is wrong with a period it cannot answer', async () => {
@@ -356,7 +373,7 @@ describe.each(testDialects())('usage dashboards on %s', (dialect) => {
       ...USAGE_TABLES,
     ])
     const [weekRebuilt] = await dashboards()
-    await expectModelsAndChannelsAsFinestRows(server, admin, TODAY - 7, '')
+    await expectAsFinestRows(server, admin, TODAY - 7, '')
     expect(weekRebuilt.totals.request_count).toBe(kept.length + 2)
     expect(weekRebuilt.users.map((row: { username: string }) => row.username)).toContain('dash-bob')
   })

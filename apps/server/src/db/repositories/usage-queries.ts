@@ -6,6 +6,7 @@ import {
   BLOCK_TABLES,
   type BlockTableName,
   blockStart,
+  COUNT_COLUMNS,
   type LogUsageSchema,
   type UsageTableName,
   withUsage,
@@ -146,41 +147,36 @@ export async function usageByChannel(db: Kysely<LogSchema>, filter: UsageFilter)
   return new Map(rows.map((row) => [Number(row.channel_id), toUsage(row as Summed)]))
 }
 
-async function usersOf(db: Kysely<LogSchema>, table: UsageTableName, filter: UsageFilter) {
-  return filtered(db, table, filter)
-    .select(['user_id', ...USAGE_SUMS])
-    .groupBy('user_id')
-    .execute()
+/** The filter's user rows of `table`, with the columns the per-user sums need. */
+function userRows(db: Kysely<LogSchema>, table: UsageTableName, filter: UsageFilter) {
+  return filtered(db, table, filter).select(['user_id', ...COUNT_COLUMNS])
 }
 
 /**
  * The filter's usage of every user. A daily user table's twin by 7-day block answers the whole
- * blocks of the period, the daily table the days before and after them.
+ * blocks of the period, the daily table the days before and after them, summed in one statement.
  */
 export async function usageByUser(db: Kysely<LogSchema>, filter: UsageFilter) {
   const source = byUserSource(filter)
   const blocks = BLOCK_OF_DAILY[source]
   const firstBlock = Math.ceil(filter.firstDay / BLOCK_DAYS) * BLOCK_DAYS
   const afterBlocks = blockStart(filter.lastDay + 1)
-  let rows: Awaited<ReturnType<typeof usersOf>>
-  if (!blocks || firstBlock >= afterBlocks) rows = await usersOf(db, source, filter)
-  else {
-    rows = await usersOf(db, blocks, { ...filter, firstDay: firstBlock, lastDay: afterBlocks - BLOCK_DAYS })
+  let from = filtered(db, source, filter)
+  if (blocks && firstBlock < afterBlocks) {
+    let parts = userRows(db, blocks, { ...filter, firstDay: firstBlock, lastDay: afterBlocks - BLOCK_DAYS })
     if (filter.firstDay < firstBlock) {
-      rows.push(...(await usersOf(db, source, { ...filter, lastDay: firstBlock - 1 })))
+      parts = parts.unionAll(userRows(db, source, { ...filter, lastDay: firstBlock - 1 }))
     }
     if (afterBlocks <= filter.lastDay) {
-      rows.push(...(await usersOf(db, source, { ...filter, firstDay: afterBlocks })))
+      parts = parts.unionAll(userRows(db, source, { ...filter, firstDay: afterBlocks }))
     }
+    from = withUsage(db).selectFrom(parts.as('parts')) as unknown as UsageQuery
   }
-  const users = new Map<number, DashboardUsage>()
-  for (const row of rows) {
-    const usage = toUsage(row as Summed)
-    const sum = users.get(Number(row.user_id))
-    if (!sum) users.set(Number(row.user_id), usage)
-    else for (const column of Object.keys(usage) as (keyof DashboardUsage)[]) sum[column] += usage[column]
-  }
-  return users
+  const rows = await from
+    .select(['user_id', ...USAGE_SUMS])
+    .groupBy('user_id')
+    .execute()
+  return new Map(rows.map((row) => [Number(row.user_id), toUsage(row as Summed)]))
 }
 
 /** Each daily user table's twin by 7-day block. */

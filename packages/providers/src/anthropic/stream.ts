@@ -26,16 +26,23 @@ export class AnthropicToOpenAiStream extends SseChatStream {
 
   protected onData(data: Json, event: SseEvent): void {
     if (this.writer.ended) return
-    const handlers: Record<string, () => void> = {
-      message_start: () => this.onMessageStart(data.message),
-      content_block_start: () => this.onBlockStart(data),
-      content_block_delta: () => this.onBlockDelta(data),
-      message_delta: () => this.onMessageDelta(data),
-      message_stop: () => this.writer.end(),
-      ping: () => this.writer.keepAlive(),
-      error: () => this.writer.error(mapUpstreamError(200, event.data)),
+    // A switch, not a table of handlers: this runs for every event of every stream.
+    switch (data.type ?? event.event) {
+      case 'message_start':
+        return this.onMessageStart(data.message)
+      case 'content_block_start':
+        return this.onBlockStart(data)
+      case 'content_block_delta':
+        return this.onBlockDelta(data)
+      case 'message_delta':
+        return this.onMessageDelta(data)
+      case 'message_stop':
+        return this.writer.end()
+      case 'ping':
+        return this.writer.keepAlive()
+      case 'error':
+        return this.writer.error(mapUpstreamError(200, event.data))
     }
-    handlers[String(data.type ?? event.event)]?.()
   }
 
   private onMessageStart(message: unknown): void {

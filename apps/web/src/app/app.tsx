@@ -1,11 +1,9 @@
 import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core'
-import { QueryClientProvider } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import { BrowserRouter, useNavigate } from 'react-router'
 import { RouteErrorBoundary } from '@/components/route-error-boundary.tsx'
 import { StorageKey } from '@/lib/local-storage.ts'
 import { registerNavigate } from '@/lib/navigation.ts'
-import { queryClient } from './query-client.ts'
 import { AppRoutes } from './router.tsx'
 import { cssVariablesResolver, theme } from './theme.ts'
 import { ToastHost } from './toast-host.tsx'
@@ -28,16 +26,14 @@ export function App() {
       defaultColorScheme="auto"
     >
       <ToastHost />
-      <QueryClientProvider client={queryClient}>
-        {/* No transitions: a page whose code is still downloading shows the loading placeholder at once. */}
-        <BrowserRouter useTransitions={false}>
-          <NavigateRegistration />
-          {/* The outer boundary: an error in the layout itself. */}
-          <RouteErrorBoundary>
-            <AppRoutes />
-          </RouteErrorBoundary>
-        </BrowserRouter>
-      </QueryClientProvider>
+      {/* No transitions: a page whose code is still downloading shows the loading placeholder at once. */}
+      <BrowserRouter useTransitions={false}>
+        <NavigateRegistration />
+        {/* The outer boundary: an error in the layout itself. */}
+        <RouteErrorBoundary>
+          <AppRoutes />
+        </RouteErrorBoundary>
+      </BrowserRouter>
     </MantineProvider>
   )
 }

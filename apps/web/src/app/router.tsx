@@ -7,10 +7,10 @@ import { loadChunk } from '@/lib/chunk-load.ts'
 import { AppLayout } from './layout/app-layout.tsx'
 
 /**
- * A page that is its own chunk, fetched on first visit with the translation bundles it uses:
- * `page(() => import(file), 'Name', ['channels'])` (the core bundle is always there). While they
- * download the layout shows the loading placeholder; a failed download reaches the layout's error
- * boundary as a ChunkLoadError.
+ * A page that is its own chunk, fetched on first visit with the translation bundles it uses and
+ * TanStack Query's provider (`QueryScope`) around it: `page(() => import(file), 'Name', ['channels'])`
+ * (the core bundle is always there). While they download the layout shows the loading placeholder;
+ * a failed download reaches the layout's error boundary as a ChunkLoadError.
  */
 function page<Module, Name extends keyof Module>(
   load: () => Promise<Module>,
@@ -18,13 +18,31 @@ function page<Module, Name extends keyof Module>(
   bundles: readonly CatalogueBundle[] = [],
 ): ComponentType {
   return lazy(async () => {
-    const [module] = await Promise.all([loadChunk(load), loadChunk(() => loadCatalogues(bundles))])
-    return { default: module[name] as ComponentType }
+    const [module, { QueryScope }] = await Promise.all([
+      loadChunk(load),
+      loadChunk(() => import('./query-scope.tsx')),
+      loadChunk(() => loadCatalogues(bundles)),
+    ])
+    const Page = module[name] as ComponentType
+    return {
+      default: () => (
+        <QueryScope>
+          <Page />
+        </QueryScope>
+      ),
+    }
   })
 }
 
+/**
+ * The sign-in page, the first screen: no TanStack Query (its form posts with plain state), so the
+ * Query chunk stays out of the first load.
+ */
+const LoginPage = lazy(async () => ({
+  default: (await loadChunk(() => import('@/features/auth/pages/login-page.tsx'))).LoginPage,
+}))
+
 const HomePage = page(() => import('@/features/home/pages/home-page.tsx'), 'HomePage', ['home'])
-const LoginPage = page(() => import('@/features/auth/pages/login-page.tsx'), 'LoginPage')
 const RegisterPage = page(() => import('@/features/auth/pages/register-page.tsx'), 'RegisterPage', ['auth'])
 const GitHubAuthorizePage = page(
   () => import('@/features/auth/pages/github-authorize-page.tsx'),

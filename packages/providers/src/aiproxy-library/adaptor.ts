@@ -16,9 +16,10 @@ import type {
   UpstreamResponse,
 } from '../adaptor.ts'
 import { ChatChunkStream } from '../shared/chat-chunk-stream.ts'
-import { chatCompletionResponse, isRecord, jsonOf } from '../shared/chat-completion.ts'
+import { chatCompletionResponse } from '../shared/chat-completion.ts'
+import { isRecord } from '../shared/json.ts'
 import type { SseEvent } from '../shared/sse.ts'
-import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
+import { localError, mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
 
 export const AIPROXY_DEFAULT_BASE_URL = 'https://api.aiproxy.io'
 
@@ -101,7 +102,7 @@ function libraryError(json: Record<string, unknown>, response: UpstreamResponse)
 }
 
 function parseResponse(response: UpstreamResponse, request: RelayRequest): ParsedResponse | UpstreamError {
-  const parsed = jsonOf({ ...response, status: 200 })
+  const parsed = readJsonObject(response.body)
   if (parsed.kind === 'error') {
     return response.status >= 300
       ? mapUpstreamError(response.status, response.body, response.headers)

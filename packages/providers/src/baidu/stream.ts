@@ -4,7 +4,7 @@
  * as `{"error_code","error_msg"}`.
  */
 import { ChatChunkStream } from '../shared/chat-chunk-stream.ts'
-import { isRecord } from '../shared/chat-completion.ts'
+import { isRecord } from '../shared/json.ts'
 import type { SseEvent } from '../shared/sse.ts'
 import { normaliseUsage } from '../shared/usage.ts'
 import { baiduError, baiduFinishReason } from './response.ts'

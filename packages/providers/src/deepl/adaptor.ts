@@ -20,9 +20,10 @@ import type {
   UpstreamResponse,
 } from '../adaptor.ts'
 import { openAiUsageOf } from '../shared/chat-chunk-stream.ts'
-import { chatCompletionResponse, isRecord, jsonOf } from '../shared/chat-completion.ts'
+import { chatCompletionResponse } from '../shared/chat-completion.ts'
+import { isRecord } from '../shared/json.ts'
 import { DONE_EVENT } from '../shared/openai-stream.ts'
-import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
+import { localError, mapUpstreamError, readAnswerJson } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
 
 export const DEEPL_DEFAULT_BASE_URL = 'https://api-free.deepl.com'
@@ -131,7 +132,7 @@ function streamOf(parsed: ParsedResponse, request: RelayRequest, usage: Usage): 
 
 function parseResponse(response: UpstreamResponse, request: RelayRequest): ParsedResponse | UpstreamError {
   if (response.status < 200 || response.status >= 300) return deeplError(response)
-  const parsed = jsonOf(response)
+  const parsed = readAnswerJson(response)
   if (parsed.kind === 'error') return parsed
   const translations = Array.isArray(parsed.json.translations)
     ? parsed.json.translations.filter(isRecord)

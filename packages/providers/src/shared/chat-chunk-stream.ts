@@ -6,12 +6,11 @@
  * https://platform.openai.com/docs/api-reference/chat-streaming
  */
 import type { RelayRequest, StreamTransformer, UpstreamError } from '../adaptor.ts'
+import type { Json } from './json.ts'
 import { DONE_EVENT } from './openai-stream.ts'
 import { type SseEvent, SseParser } from './sse.ts'
 import { toOpenAiErrorBody } from './upstream-error.ts'
 import type { Usage } from './usage.ts'
-
-type Json = Record<string, unknown>
 
 /** Upper bound on the kept completion text (UTF-16 units); the length is counted beyond it. */
 const TEXT_CAP = 1 << 20

@@ -6,11 +6,9 @@
  */
 import type { RelayRequest } from '../adaptor.ts'
 import { ChatChunkWriter, ChatWriterStream } from './chat-chunks.ts'
-import { isRecord } from './chat-completion.ts'
+import { isRecord, type Json } from './json.ts'
 import { type SseEvent, SseParser } from './sse.ts'
 import type { Usage } from './usage.ts'
-
-type Json = Record<string, unknown>
 
 export abstract class SseChatStream extends ChatWriterStream {
   private readonly parser = new SseParser(

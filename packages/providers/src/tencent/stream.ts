@@ -5,7 +5,7 @@
  * https://cloud.tencent.com/document/api/1729/105701
  */
 import { ChatChunkStream } from '../shared/chat-chunk-stream.ts'
-import { isRecord } from '../shared/chat-completion.ts'
+import { isRecord } from '../shared/json.ts'
 import type { SseEvent } from '../shared/sse.ts'
 import { hunyuanError, hunyuanFinishReason, hunyuanUsage } from './response.ts'
 

@@ -4,7 +4,7 @@
  * https://open.bigmodel.cn/dev/howuse/streaming
  */
 import { ChatChunkStream } from '../shared/chat-chunk-stream.ts'
-import { isRecord } from '../shared/chat-completion.ts'
+import { isRecord } from '../shared/json.ts'
 import type { SseEvent } from '../shared/sse.ts'
 import { mapUpstreamError } from '../shared/upstream-error.ts'
 import { normaliseUsage } from '../shared/usage.ts'

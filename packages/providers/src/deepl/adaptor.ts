@@ -19,8 +19,7 @@ import type {
   UpstreamRequest,
   UpstreamResponse,
 } from '../adaptor.ts'
-import { openAiUsageOf } from '../shared/chat-chunk-stream.ts'
-import { chatCompletionResponse } from '../shared/chat-completion.ts'
+import { chatCompletionResponse, openAiTokenCounts } from '../shared/chat-completion.ts'
 import { isRecord } from '../shared/json.ts'
 import { DONE_EVENT } from '../shared/openai-stream.ts'
 import { localError, mapUpstreamError, readAnswerJson } from '../shared/upstream-error.ts'
@@ -126,7 +125,7 @@ function streamOf(parsed: ParsedResponse, request: RelayRequest, usage: Usage): 
   const content = completion.choices[0].message.content
   let events = `data: ${JSON.stringify({ ...head, choices: [{ index: 0, delta: { role: 'assistant', content }, logprobs: null, finish_reason: 'stop' }] })}\n\n`
   if (request.clientWantsUsage)
-    events += `data: ${JSON.stringify({ ...head, choices: [], usage: openAiUsageOf(usage) })}\n\n`
+    events += `data: ${JSON.stringify({ ...head, choices: [], usage: openAiTokenCounts(usage) })}\n\n`
   return { ...parsed, body: Buffer.from(events + DONE_EVENT), contentType: 'text/event-stream' }
 }
 

@@ -4,7 +4,6 @@
  * https://platform.openai.com/docs/api-reference/chat/object
  */
 import type { ParsedResponse, RelayRequest } from '../adaptor.ts'
-import { openAiUsageOf } from './chat-chunk-stream.ts'
 import { countOf, type Json } from './json.ts'
 import type { Usage } from './usage.ts'
 
@@ -22,6 +21,15 @@ export interface ChatAnswer {
   readonly toolCalls?: readonly ToolCallAnswer[]
   readonly finishReason: string
   readonly usage: Usage | undefined
+}
+
+/** OpenAI's usage object with its three counts (for providers that report no cached or reasoning part). */
+export function openAiTokenCounts(usage: Usage): Json {
+  return {
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    total_tokens: usage.totalTokens,
+  }
 }
 
 /** The answer as an OpenAI chat completion, with the text to count when the usage is missing. */
@@ -46,7 +54,7 @@ export function chatCompletionResponse(answer: ChatAnswer, request: RelayRequest
     created: request.receivedAt ?? 0,
     model: answer.model || request.mappedModel,
     choices: [{ index: 0, message, logprobs: null, finish_reason: answer.finishReason }],
-    ...(answer.usage ? { usage: openAiUsageOf(answer.usage) } : {}),
+    ...(answer.usage ? { usage: openAiTokenCounts(answer.usage) } : {}),
   }
   const generated = [answer.text, answer.reasoning ?? '', ...tools.map((call) => call.name + call.arguments)]
   return {

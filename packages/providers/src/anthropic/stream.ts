@@ -6,13 +6,11 @@
  * the output usage; message_stop ends it (then the usage chunk, if the client asked, and [DONE]).
  */
 import type { RelayRequest } from '../adaptor.ts'
-import { isRecord } from '../shared/chat-completion.ts'
+import { isRecord, type Json } from '../shared/json.ts'
 import type { SseEvent } from '../shared/sse.ts'
 import { SseChatStream } from '../shared/sse-chat-stream.ts'
 import { mapUpstreamError } from '../shared/upstream-error.ts'
 import { anthropicUsage, finishReason, openAiUsage } from './response.ts'
-
-type Json = Record<string, unknown>
 
 export class AnthropicToOpenAiStream extends SseChatStream {
   private rawUsage: Json = {}

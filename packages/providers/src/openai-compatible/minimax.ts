@@ -6,6 +6,7 @@
  * https://platform.minimax.io/docs/api-reference/errorcode
  */
 import type { Adaptor, ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
+import { type Json, parseJsonObject } from '../shared/json.ts'
 import { objectEnd, objectsHeldBy } from '../shared/json-scan.ts'
 import { type BodyErrorReader, createOpenAiStreamTransformer } from '../shared/openai-stream.ts'
 import { openAiCompatibleAdaptor } from './adaptor.ts'
@@ -85,9 +86,9 @@ const CLASSES = new Map<number, ErrorClass>([
 ])
 
 /** The error a `base_resp` object stands for, or undefined for success (status_code 0) and oddities. */
-export function minimaxStatusError(baseResp: unknown): UpstreamError | undefined {
-  if (typeof baseResp !== 'object' || baseResp === null) return undefined
-  const { status_code: statusCode, status_msg: statusMessage } = baseResp as Record<string, unknown>
+export function minimaxStatusError(baseResp: Json | undefined): UpstreamError | undefined {
+  if (!baseResp) return undefined
+  const { status_code: statusCode, status_msg: statusMessage } = baseResp
   if (typeof statusCode !== 'number' || statusCode === 0) return undefined
   const found = CLASSES.get(statusCode) ?? UPSTREAM
   const detail = typeof statusMessage === 'string' && statusMessage !== '' ? statusMessage : 'no message'
@@ -106,12 +107,7 @@ export function minimaxStatusError(baseResp: unknown): UpstreamError | undefined
 /** The `base_resp` object opening at `open` in `buffer[open, end)`, read as an error. */
 function readBaseResp(buffer: Buffer, open: number, end: number): UpstreamError | undefined {
   const close = objectEnd(buffer, open, end)
-  if (close === -1) return undefined
-  try {
-    return minimaxStatusError(JSON.parse(buffer.toString('utf8', open, close)))
-  } catch {
-    return undefined
-  }
+  return close === -1 ? undefined : minimaxStatusError(parseJsonObject(buffer.subarray(open, close)))
 }
 
 const BASE_RESP = 'base_resp'

@@ -5,14 +5,10 @@
  * https://www.xfyun.cn/doc/spark/Web.html
  */
 import type { RelayRequest, UpstreamError } from '../adaptor.ts'
+import { countOrZero, isRecord, type Json } from '../shared/json.ts'
 import { localError } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
 import { functionCallOf, type SparkFunctionCall, sparkFunctions } from './functions.ts'
-
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 const text = (content: unknown): string =>
   typeof content === 'string'
@@ -56,20 +52,17 @@ export interface SparkFrame {
   readonly error: UpstreamError | undefined
 }
 
-const count = (value: unknown): number =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0
-
 function frameUsage(payload: Json): Usage | undefined {
   const usage = isRecord(payload.usage) && isRecord(payload.usage.text) ? payload.usage.text : undefined
   if (!usage) return undefined
-  const prompt = count(usage.prompt_tokens)
-  const completion = count(usage.completion_tokens)
+  const prompt = countOrZero(usage.prompt_tokens)
+  const completion = countOrZero(usage.completion_tokens)
   return {
     promptTokens: prompt,
     completionTokens: completion,
     cachedTokens: 0,
     reasoningTokens: 0,
-    totalTokens: count(usage.total_tokens) || prompt + completion,
+    totalTokens: countOrZero(usage.total_tokens) || prompt + completion,
   }
 }
 
@@ -103,7 +96,7 @@ export function readFrame(line: string): SparkFrame | undefined {
   const header = json.header
   const payload = isRecord(json.payload) ? json.payload : {}
   const sid = typeof header.sid === 'string' ? header.sid : undefined
-  const code = count(header.code)
+  const code = countOrZero(header.code)
   if (code !== 0) {
     const message = typeof header.message === 'string' ? header.message : 'Xunfei error'
     return {
@@ -122,7 +115,7 @@ export function readFrame(line: string): SparkFrame | undefined {
   return {
     content,
     functionCalls,
-    status: count(header.status),
+    status: countOrZero(header.status),
     usage: frameUsage(payload),
     sid,
     error: undefined,

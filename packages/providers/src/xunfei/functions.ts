@@ -6,10 +6,7 @@
  * second comes back as OpenAI `tool_calls`.
  * https://www.xfyun.cn/doc/spark/Web.html
  */
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+import { isRecord, type Json } from '../shared/json.ts'
 
 /** A function as Spark takes it. */
 interface SparkFunction {

@@ -12,6 +12,7 @@ import { sendJson } from './errors.ts'
 import type { FaultPlan } from './faults.ts'
 import { handleGemini, invalidGenerateRequest } from './gemini.ts'
 import type { Route } from './routes.ts'
+import { handleVertexPredict } from './vertex-embeddings.ts'
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer'
 const CLOUD_PLATFORM = 'https://www.googleapis.com/auth/cloud-platform'
@@ -156,6 +157,9 @@ export function handleVertex(
     const invalid = invalidGenerateRequest(json)
     if (invalid) return sendGoogleError(response, 400, invalid, 'INVALID_ARGUMENT')
     return handleGemini(response, json, { version: 'v1', model, action: route.action }, query, faults)
+  }
+  if (route.publisher === 'google' && route.action === 'predict') {
+    return handleVertexPredict(response, json, model)
   }
   if (
     route.publisher === 'anthropic' &&

@@ -19,6 +19,7 @@ import { geminiNativeAdaptor } from './gemini-client/native-adaptor.ts'
 import { ollamaAdaptor } from './ollama/adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { OPENAI_FORMAT_CHANNEL_TYPES } from './openai-compatible/default-base-urls.ts'
+import { minimaxAdaptor } from './openai-compatible/minimax.ts'
 import { palmRetiredAdaptor } from './palm/adaptor.ts'
 import { replicateAdaptor } from './replicate/adaptor.ts'
 import { responsesClientBridge } from './responses-client/bridge.ts'
@@ -33,6 +34,7 @@ import { zhipuAdaptor } from './zhipu/adaptor.ts'
 /** Adaptors for OpenAI clients (chat completions and the other OpenAI endpoints). */
 const adaptors = new Map<number, Adaptor>()
 for (const type of OPENAI_FORMAT_CHANNEL_TYPES) adaptors.set(type, openAiCompatibleAdaptor)
+adaptors.set(27, minimaxAdaptor)
 adaptors.set(14, anthropicAdaptor)
 adaptors.set(24, geminiAdaptor)
 adaptors.set(33, bedrockAdaptor)

@@ -10,12 +10,10 @@
 import type { Adaptor, RelayRequest } from '../adaptor.ts'
 import { geminiClientBridge } from '../gemini-client/bridge.ts'
 import { geminiNativeAdaptorFor } from '../gemini-client/native-adaptor.ts'
+import { isRecord } from '../shared/json.ts'
 import { vertexAdaptor } from './adaptor.ts'
 import { vertexByModel } from './by-model.ts'
 import { vertexGeminiTarget } from './gemini.ts'
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** The request with `role: 'user'` on each content of the client's body that has no role. */
 function withRoles(request: RelayRequest): RelayRequest {

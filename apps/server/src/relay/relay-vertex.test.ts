@@ -307,6 +307,16 @@ describe.each(testDialects())('Vertex AI channels through the gateway on %s', (d
     // The client's own safety settings are kept as they are.
     expect(streamed.json?.safetySettings).toEqual(own)
     expect(await fixture.logFor(requestId)).toMatchObject({ is_stream: true, quota: 9 * RATIO })
+    // A content without a role, which the Gemini API takes and Vertex refuses: sent as the user's.
+    const roleless = await fetch(`${fixture.baseUrl}/v1beta/models/${GEMINI}:generateContent`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-goog-api-key': token.key },
+      body: JSON.stringify({ contents: [{ parts: [{ text: 'hi' }] }] }),
+    })
+    expect(roleless.status).toBe(200)
+    expect(vertexCalls('serving-project').at(-1)!.json?.contents).toEqual([
+      { role: 'user', parts: [{ text: 'hi' }] },
+    ])
   })
 
   it('serves Gemini API clients (@google/genai) from Claude on Vertex through the Gemini bridge', async () => {

@@ -1,8 +1,9 @@
 /**
  * Vertex AI channels (type 42): Claude models (publisher anthropic, `:rawPredict` /
  * `:streamRawPredict`, claude.ts), Gemini models (publisher google, gemini.ts) and text embedding
- * models (publisher google, `:predict`, embeddings.ts) of the channel's project and region (url.ts), called with an OAuth token obtained from the channel's service
- * account (access-token.ts; the pipeline caches it until shortly before it expires).
+ * models (publisher google, `:predict`, embeddings.ts) of the channel's project and region
+ * (url.ts), called with an OAuth token obtained from the channel's service account
+ * (access-token.ts; the pipeline caches it until shortly before it expires).
  */
 import type {
   Adaptor,

@@ -9,14 +9,10 @@
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
 import { embeddingInputs } from '../gemini/request-body.ts'
 import { embeddingListResponse, embeddingUsage, noEmbeddings } from '../shared/embedding-list.ts'
+import { countOf, isRecord, type Json } from '../shared/json.ts'
 import { readJsonObject } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
 import { vertexError } from './errors.ts'
-
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** The predict request for an OpenAI embeddings request. */
 export function vertexEmbedBody(json: Json): Json {
@@ -28,8 +24,7 @@ export function vertexEmbedBody(json: Json): Json {
 /** A prediction's token count; the predict answer spells it in snake case, the REST reference in camel case. */
 function tokenCount(embeddings: Json): number | undefined {
   const statistics = isRecord(embeddings.statistics) ? embeddings.statistics : {}
-  const count = statistics.token_count ?? statistics.tokenCount
-  return typeof count === 'number' && Number.isFinite(count) && count >= 0 ? Math.floor(count) : undefined
+  return countOf(statistics.token_count ?? statistics.tokenCount)
 }
 
 /** The summed token counts, or undefined when a prediction has none (the gateway then counts). */

@@ -51,6 +51,13 @@ describe('Gemini API clients on Vertex AI', () => {
     })
   })
 
+  it('gives a content without a role the user role, which Vertex requires and the Gemini API does not', () => {
+    const roleless = { contents: [{ parts: [{ text: 'hi' }] }] }
+    const built = adaptor.buildRequest(clientRequest(roleless, 'gemini-2.0-flash-001'), channel)
+    if (built.kind !== 'request') throw new Error(built.message)
+    expect(JSON.parse(String(built.body)).contents).toEqual([{ parts: [{ text: 'hi' }], role: 'user' }])
+  })
+
   it("passes Vertex's answer back unchanged, its usageMetadata billed", () => {
     const request = clientRequest(native, 'gemini-2.0-flash-001')
     const body = fixture('gemini-generate-content.json')

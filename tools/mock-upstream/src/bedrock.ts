@@ -10,6 +10,7 @@ import type { ServerResponse } from 'node:http'
 import { EventStreamCodec } from '@smithy/eventstream-codec'
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8'
 import type { FaultPlan } from './faults.ts'
+import { isRecord, type Json } from './json.ts'
 import { drained } from './stream-writer.ts'
 import { completionPieces, generatedText, piece } from './usage-rules.ts'
 
@@ -45,10 +46,6 @@ export function sendBedrockError(
   })
   response.end(body)
 }
-
-type Json = Record<string, unknown>
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 function words(value: unknown): number {
   if (typeof value === 'string') return value.trim() === '' ? 0 : value.trim().split(/\s+/).length

@@ -11,6 +11,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { type WebSocket, WebSocketServer } from 'ws'
+import { isRecord, type Json } from './json.ts'
 import { DEFAULT_CHUNKS, piece, promptTokensOf } from './usage-rules.ts'
 
 /** A Spark key the mock always accepts (`APPID|APISecret|APIKey`), besides those given as apiKeys. */
@@ -22,11 +23,6 @@ interface SparkCredentials {
   appId: string
   apiSecret: string
 }
-
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 export const isSparkPath = (pathname: string): boolean => PATH.test(pathname)
 

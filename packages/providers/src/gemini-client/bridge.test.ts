@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { openAiCompatibleAdaptor } from '../openai-compatible/adaptor.ts'
+import type { Json } from '../shared/json.ts'
 import { fixtureLoader, splitEvery } from '../testing/fixtures.ts'
 import { jsonRelayRequest } from '../testing/relay-request.ts'
 import { geminiClientBridge } from './bridge.ts'
@@ -14,7 +15,6 @@ import { generateContentToChatRequest, InvalidGenerateContentRequest } from './t
 const openAiFixture = fixtureLoader(new URL('../openai-compatible/__fixtures__/', import.meta.url))
 const geminiFixture = fixtureLoader(new URL('../gemini/__fixtures__/', import.meta.url))
 const bridge = geminiClientBridge(openAiCompatibleAdaptor)
-type Json = Record<string, unknown>
 /** A GenerateContentResponse as the tests read it. */
 interface Answer {
   candidates: { content: { parts: Json[] }; finishReason?: string }[]

@@ -6,16 +6,9 @@
  * https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
+import { countOrZero, isRecord, type Json } from '../shared/json.ts'
 import { localError, mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
-
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-const count = (value: unknown): number =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0
 
 /**
  * Usage of a Gemini answer. The prompt is `promptTokenCount` (which includes the cached part,
@@ -24,16 +17,16 @@ const count = (value: unknown): number =>
  */
 export function geminiUsage(raw: unknown): Usage | undefined {
   if (!isRecord(raw)) return undefined
-  const prompt = count(raw.promptTokenCount) + count(raw.toolUsePromptTokenCount)
-  const thoughts = count(raw.thoughtsTokenCount)
-  const completion = count(raw.candidatesTokenCount) + thoughts
+  const prompt = countOrZero(raw.promptTokenCount) + countOrZero(raw.toolUsePromptTokenCount)
+  const thoughts = countOrZero(raw.thoughtsTokenCount)
+  const completion = countOrZero(raw.candidatesTokenCount) + thoughts
   if (prompt + completion === 0) return undefined
   return {
     promptTokens: prompt,
     completionTokens: completion,
-    cachedTokens: Math.min(count(raw.cachedContentTokenCount), prompt),
+    cachedTokens: Math.min(countOrZero(raw.cachedContentTokenCount), prompt),
     reasoningTokens: thoughts,
-    totalTokens: Math.max(count(raw.totalTokenCount), prompt + completion),
+    totalTokens: Math.max(countOrZero(raw.totalTokenCount), prompt + completion),
   }
 }
 

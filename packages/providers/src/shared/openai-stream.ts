@@ -5,6 +5,7 @@
  * https://platform.openai.com/docs/api-reference/chat-streaming
  */
 import type { StreamTransformer, UpstreamError } from '../adaptor.ts'
+import { isRecord } from './json.ts'
 import {
   isJsonWhitespace,
   keyBefore,
@@ -117,9 +118,6 @@ function isBlank(chunk: Buffer, start: number, end: number): boolean {
   }
   return true
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 class OpenAiStreamTransformer implements StreamTransformer {
   usage: Usage | undefined

@@ -5,13 +5,9 @@
  * https://www.xfyun.cn/doc/spark/Web.html
  */
 import type { RelayRequest, UpstreamError } from '../adaptor.ts'
+import { countOrZero, isRecord, type Json } from '../shared/json.ts'
 import { localError } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
-
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 const text = (content: unknown): string =>
   typeof content === 'string'
@@ -52,20 +48,17 @@ export interface SparkFrame {
   readonly error: UpstreamError | undefined
 }
 
-const count = (value: unknown): number =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0
-
 function frameUsage(payload: Json): Usage | undefined {
   const usage = isRecord(payload.usage) && isRecord(payload.usage.text) ? payload.usage.text : undefined
   if (!usage) return undefined
-  const prompt = count(usage.prompt_tokens)
-  const completion = count(usage.completion_tokens)
+  const prompt = countOrZero(usage.prompt_tokens)
+  const completion = countOrZero(usage.completion_tokens)
   return {
     promptTokens: prompt,
     completionTokens: completion,
     cachedTokens: 0,
     reasoningTokens: 0,
-    totalTokens: count(usage.total_tokens) || prompt + completion,
+    totalTokens: countOrZero(usage.total_tokens) || prompt + completion,
   }
 }
 
@@ -99,7 +92,7 @@ export function readFrame(line: string): SparkFrame | undefined {
   const header = json.header
   const payload = isRecord(json.payload) ? json.payload : {}
   const sid = typeof header.sid === 'string' ? header.sid : undefined
-  const code = count(header.code)
+  const code = countOrZero(header.code)
   if (code !== 0) {
     const message = typeof header.message === 'string' ? header.message : 'Xunfei error'
     return { content: '', status: 2, usage: undefined, sid, error: frameError(code, message) }
@@ -107,7 +100,7 @@ export function readFrame(line: string): SparkFrame | undefined {
   const choices = isRecord(payload.choices) ? payload.choices : {}
   const pieces = Array.isArray(choices.text) ? choices.text.filter(isRecord) : []
   const content = pieces.map((piece) => (typeof piece.content === 'string' ? piece.content : '')).join('')
-  return { content, status: count(header.status), usage: frameUsage(payload), sid, error: undefined }
+  return { content, status: countOrZero(header.status), usage: frameUsage(payload), sid, error: undefined }
 }
 
 /** The last frame of an answer (or an error, after which Xunfei sends nothing more). */

@@ -152,6 +152,11 @@ test('a user signs out from the username menu', async ({ page }) => {
   const leaver = { username: 'leaver', password: 'leaver-Pass1' }
   const registered = await page.request.post('/api/user/register', { data: leaver })
   expect((await registered.json()).success).toBe(true)
+  // The menu's code arrives late: a click on the username meanwhile opens the menu once it is there.
+  await page.route('**/assets/signed-in-menu-*.js', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    await route.continue()
+  })
   await signIn(page, leaver.username, leaver.password)
   await page.getByRole('button', { name: leaver.username, exact: true }).click()
   await expect(page.getByRole('menuitem', { name: 'Sign out' })).toBeVisible()

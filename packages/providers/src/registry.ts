@@ -26,6 +26,7 @@ import { responsesClientBridge } from './responses-client/bridge.ts'
 import { responsesPassthroughAdaptor, servesResponsesApi } from './responses-client/passthrough.ts'
 import { hunyuanAdaptor } from './tencent/adaptor.ts'
 import { vertexAdaptor } from './vertex/adaptor.ts'
+import { vertexGeminiClientAdaptor } from './vertex/native-gemini.ts'
 import { vertexMessagesAdaptor } from './vertex/native-messages.ts'
 import { xunfeiAdaptor } from './xunfei/adaptor.ts'
 import { zhipuAdaptor } from './zhipu/adaptor.ts'
@@ -61,7 +62,10 @@ const natives: Record<BridgedClientApi, Map<number, Adaptor>> = {
     [33, bedrockMessagesAdaptor],
     [42, vertexMessagesAdaptor],
   ]),
-  gemini: new Map([[24, geminiNativeAdaptor]]),
+  gemini: new Map([
+    [24, geminiNativeAdaptor],
+    [42, vertexGeminiClientAdaptor],
+  ]),
 }
 const bridges: Record<BridgedClientApi, (inner: Adaptor) => Adaptor> = {
   anthropic: anthropicClientBridge,

@@ -27,19 +27,26 @@ export class AnthropicToOpenAiStream extends SseChatStream {
     // A switch, not a table of handlers: this runs for every event of every stream.
     switch (data.type ?? event.event) {
       case 'message_start':
-        return this.onMessageStart(data.message)
+        this.onMessageStart(data.message)
+        break
       case 'content_block_start':
-        return this.onBlockStart(data)
+        this.onBlockStart(data)
+        break
       case 'content_block_delta':
-        return this.onBlockDelta(data)
+        this.onBlockDelta(data)
+        break
       case 'message_delta':
-        return this.onMessageDelta(data)
+        this.onMessageDelta(data)
+        break
       case 'message_stop':
-        return this.writer.end()
+        this.writer.end()
+        break
       case 'ping':
-        return this.writer.keepAlive()
+        this.writer.keepAlive()
+        break
       case 'error':
-        return this.writer.error(mapUpstreamError(200, event.data))
+        this.writer.error(mapUpstreamError(200, event.data))
+        break
     }
   }
 

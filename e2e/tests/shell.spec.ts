@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test'
 import { ROOT_PASSWORD } from '../constants.ts'
 import { captureScreen, expect, expectAccessible, heading, menuLink, signIn, test } from '../support.ts'
 
@@ -31,6 +32,38 @@ test('a guarded page sends a signed-out visitor to /login', async ({ page }) => 
   await expect(heading(page, 'Sign in to your account')).toBeVisible()
   await captureScreen(page, 'login')
 })
+
+/** Sums the page's layout shifts (Chromium's Layout Instability API) from its first paint on. */
+async function recordLayoutShifts(page: Page) {
+  await page.addInitScript(() => {
+    const scope = window as unknown as { layoutShift: number }
+    scope.layoutShift = 0
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
+        if (!entry.hadRecentInput) scope.layoutShift += entry.value
+    }).observe({ type: 'layout-shift', buffered: true })
+  })
+  return () => page.evaluate(() => (window as unknown as { layoutShift: number }).layoutShift)
+}
+
+// The sign-in form comes first; the provider buttons, the menus and TanStack Query load after it.
+for (const viewport of [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+]) {
+  test(`the sign-in page does not move while its later parts load (${viewport.name})`, async ({ page }) => {
+    await page.setViewportSize(viewport)
+    const layoutShift = await recordLayoutShifts(page)
+    await page.goto('/login')
+    const title = heading(page, 'Sign in to your account')
+    await expect(title).toBeVisible()
+    const first = await title.boundingBox()
+    await page.waitForLoadState('networkidle')
+    await page.waitForTimeout(500)
+    expect(await title.boundingBox()).toEqual(first)
+    expect(await layoutShift()).toBeLessThan(0.01)
+  })
+}
 
 test('a wrong password shows the server message and stays on /login', async ({ page }) => {
   await page.goto('/login')

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SECONDS_PER_DAY } from '../db/repositories/log-totals.ts'
 import { insertLogs, systemLog } from '../db/repositories/logs-repository.ts'
@@ -189,12 +189,16 @@ describe.each(testDialects())('usage rollups on %s', (dialect) => {
     await expectRollupsMatchLogs(fixture, errors)
   })
 
-  it('the upgrade fills the per-model and per-channel user tables from usage_daily, errors included', async () => {
-    const tables = ['usage_daily_model_users', 'usage_daily_channel_users'] as const
+  it.each([
+    ['0005', ['usage_daily_model_users', 'usage_daily_channel_users']],
+    ['0007', ['usage_daily_models', 'usage_daily_channel_totals']],
+  ] as const)('migration %s fills its tables from usage_daily, errors included', async (_, tables) => {
     const kept = await Promise.all(tables.map((table) => tableRows(fixture, table)))
     expect(kept.every((rows) => rows.some((row) => Number(row.error_count) > 0))).toBe(true)
-    // What migration 0005 does to a database whose usage_daily was filled before the tables existed.
-    await backfillUsageFromDaily(fixture.server.context.logDb as Kysely<unknown>, tables)
+    // What the migration does to a database whose usage_daily was filled before the tables existed.
+    const db = fixture.server.context.logDb as Kysely<unknown>
+    for (const table of tables) await sql`delete from ${sql.table(table)}`.execute(db)
+    await backfillUsageFromDaily(db, tables)
     expect(await Promise.all(tables.map((table) => tableRows(fixture, table)))).toEqual(kept)
   })
 

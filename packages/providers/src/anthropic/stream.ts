@@ -6,13 +6,11 @@
  * the output usage; message_stop ends it (then the usage chunk, if the client asked, and [DONE]).
  */
 import type { RelayRequest } from '../adaptor.ts'
-import { isRecord } from '../shared/chat-completion.ts'
+import { isRecord, type Json } from '../shared/json.ts'
 import type { SseEvent } from '../shared/sse.ts'
 import { SseChatStream } from '../shared/sse-chat-stream.ts'
 import { mapUpstreamError } from '../shared/upstream-error.ts'
 import { anthropicUsage, finishReason, openAiUsage } from './response.ts'
-
-type Json = Record<string, unknown>
 
 export class AnthropicToOpenAiStream extends SseChatStream {
   private rawUsage: Json = {}
@@ -29,19 +27,26 @@ export class AnthropicToOpenAiStream extends SseChatStream {
     // A switch, not a table of handlers: this runs for every event of every stream.
     switch (data.type ?? event.event) {
       case 'message_start':
-        return this.onMessageStart(data.message)
+        this.onMessageStart(data.message)
+        break
       case 'content_block_start':
-        return this.onBlockStart(data)
+        this.onBlockStart(data)
+        break
       case 'content_block_delta':
-        return this.onBlockDelta(data)
+        this.onBlockDelta(data)
+        break
       case 'message_delta':
-        return this.onMessageDelta(data)
+        this.onMessageDelta(data)
+        break
       case 'message_stop':
-        return this.writer.end()
+        this.writer.end()
+        break
       case 'ping':
-        return this.writer.keepAlive()
+        this.writer.keepAlive()
+        break
       case 'error':
-        return this.writer.error(mapUpstreamError(200, event.data))
+        this.writer.error(mapUpstreamError(200, event.data))
+        break
     }
   }
 

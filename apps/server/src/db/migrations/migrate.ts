@@ -62,6 +62,14 @@ function logMigrations(dialect: Dialect): Record<string, Migration> {
         await backfillUsageFromDaily(db, ['usage_daily_totals'])
       },
     },
+    // Day × model and day × channel (usage_daily_models, usage_daily_channel_totals), which answer
+    // the top models and channels across everything, filled from usage_daily.
+    '0007-usage-daily-models-channels': {
+      up: async (db) => {
+        await ensureTables(db, dialect, logTables)
+        await backfillUsageFromDaily(db, ['usage_daily_models', 'usage_daily_channel_totals'])
+      },
+    },
   }
 }
 

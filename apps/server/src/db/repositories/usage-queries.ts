@@ -7,7 +7,8 @@ import { type LogUsageSchema, type UsageTableName, withUsage } from './usage-rol
  * Reads of the usage tables (usage-rollups.ts) for the dashboards; none reads the logs. Each
  * query picks the smallest table that holds its filters and grouping, and reads only the rows of
  * its filters from that table's key or a covering index: usage_daily for a user (its key) or for
- * the users of a model on a channel; usage_daily_totals for the unfiltered days;
+ * the users of a model on a channel; usage_daily_totals, usage_daily_models and
+ * usage_daily_channel_totals for the unfiltered days, models and channels;
  * usage_daily_channels for every other day, model and channel figure; usage_daily_users,
  * usage_daily_model_users or usage_daily_channel_users for the users. The groupings come whole
  * (the dashboard adds the cached finished days to today's and ranks them); bench/dashboard
@@ -55,16 +56,27 @@ function filtered(db: Kysely<LogSchema>, table: UsageTableName, filter: UsageFil
   return query.where('day', '>=', filter.firstDay).where('day', '<=', filter.lastDay)
 }
 
-/** The table that answers totals, days, models and channels for the filter. */
-function byChannelSource(filter: UsageFilter): UsageTableName {
+/** The day × model × channel table that holds the filter's columns. */
+function modelChannelSource(filter: UsageFilter): UsageTableName {
   return filter.userId === undefined ? 'usage_daily_channels' : 'usage_daily'
 }
 
+const unfiltered = (filter: UsageFilter) =>
+  filter.userId === undefined && filter.modelName === undefined && filter.channelId === undefined
+
 /** The table that answers the per-day figures for the filter. */
 function byDaySource(filter: UsageFilter): UsageTableName {
-  const unfiltered =
-    filter.userId === undefined && filter.modelName === undefined && filter.channelId === undefined
-  return unfiltered ? 'usage_daily_totals' : byChannelSource(filter)
+  return unfiltered(filter) ? 'usage_daily_totals' : modelChannelSource(filter)
+}
+
+/** The table that answers the per-model figures for the filter. */
+function byModelSource(filter: UsageFilter): UsageTableName {
+  return unfiltered(filter) ? 'usage_daily_models' : modelChannelSource(filter)
+}
+
+/** The table that answers the per-channel figures for the filter. */
+function byChannelSource(filter: UsageFilter): UsageTableName {
+  return unfiltered(filter) ? 'usage_daily_channel_totals' : modelChannelSource(filter)
 }
 
 /** The table that answers the per-user figures for the filter. */
@@ -109,7 +121,7 @@ export async function usageByDay(db: Kysely<LogSchema>, filter: UsageFilter) {
 
 /** The filter's usage of every model (the dashboard ranks them). */
 export async function usageByModel(db: Kysely<LogSchema>, filter: UsageFilter) {
-  const rows = await filtered(db, byChannelSource(filter), filter)
+  const rows = await filtered(db, byModelSource(filter), filter)
     .select(['model_name', ...USAGE_SUMS])
     .groupBy('model_name')
     .execute()

@@ -5,7 +5,7 @@ import type { LogSchema, LogsTable } from '../schema.ts'
 import { dayOf, SECONDS_PER_DAY } from './log-days.ts'
 
 /**
- * Usage per UTC day for the dashboards, at six grains (see usageTables in
+ * Usage per UTC day for the dashboards, at eight grains (see usageTables in
  * table-definitions.ts). Every write of consume logs adds its rows' usage in the same transaction
  * (addLogUsage), every delete of logs takes it out (subtractLogUsage), and failed upstream
  * attempts add to error_count (UsageErrorRecorder), so no dashboard query reads the logs.
@@ -29,6 +29,8 @@ export type UsageDailyChannelsTable = Omit<UsageDailyTable, 'user_id'>
 export type UsageDailyUsersTable = Omit<UsageDailyTable, 'model_name' | 'channel_id'>
 export type UsageDailyModelUsersTable = Omit<UsageDailyTable, 'channel_id'>
 export type UsageDailyChannelUsersTable = Omit<UsageDailyTable, 'model_name'>
+export type UsageDailyModelsTable = Omit<UsageDailyTable, 'user_id' | 'channel_id'>
+export type UsageDailyChannelTotalsTable = Omit<UsageDailyTable, 'user_id' | 'model_name'>
 /**
  * The whole day's usage, plus `version`: every write to any usage row of the day adds one to it,
  * in the same transaction, so a reader that saw the same version saw the same day in every
@@ -45,6 +47,8 @@ export type UsageSchema = {
   usage_daily_users: UsageDailyUsersTable
   usage_daily_model_users: UsageDailyModelUsersTable
   usage_daily_channel_users: UsageDailyChannelUsersTable
+  usage_daily_models: UsageDailyModelsTable
+  usage_daily_channel_totals: UsageDailyChannelTotalsTable
   usage_daily_totals: UsageDailyTotalsTable
 }
 
@@ -63,6 +67,8 @@ export const USAGE_KEYS: Record<UsageTableName, readonly (keyof UsageDailyTable)
   usage_daily_users: ['day', 'user_id'],
   usage_daily_model_users: ['model_name', 'day', 'user_id'],
   usage_daily_channel_users: ['channel_id', 'day', 'user_id'],
+  usage_daily_models: ['day', 'model_name'],
+  usage_daily_channel_totals: ['day', 'channel_id'],
   usage_daily_totals: ['day'],
 }
 

@@ -105,7 +105,7 @@ describe('ChannelForm fields', { timeout: 120_000 }, () => {
   ])('type %s asks for its own fields', (type, labels) => {
     renderForm(type)
     for (const label of labels)
-      expect(screen.getByLabelText(new RegExp(`^${escape(label)}`))).toBeInTheDocument()
+      expect(screen.getByLabelText(new RegExp(`^${literal(label)}`))).toBeInTheDocument()
   })
 
   it('explains the model name for Coze and Doubao, and asks no models for a proxy', () => {
@@ -125,6 +125,6 @@ describe('ChannelForm fields', { timeout: 120_000 }, () => {
   })
 })
 
-function escape(text: string): string {
+function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

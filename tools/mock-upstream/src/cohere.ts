@@ -13,10 +13,9 @@ import type { ServerResponse } from 'node:http'
 import { script } from './chat.ts'
 import { sendJson } from './errors.ts'
 import type { FaultPlan } from './faults.ts'
+import type { Json } from './json.ts'
 import { writeStream } from './stream-writer.ts'
 import { completionPieces, generatedText, piece, promptTokensOf } from './usage-rules.ts'
-
-type Json = Record<string, unknown>
 
 const ARGUMENT_PIECES = ['{"', 'mock', '":', 'true', '}']
 

@@ -10,10 +10,9 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
 import { sendJson } from './errors.ts'
+import { isRecord, type Json } from './json.ts'
 import { SSE_HEADERS } from './stream-writer.ts'
 import { completionPieces, generatedText, piece, promptTokensOf } from './usage-rules.ts'
-
-type Json = Record<string, unknown>
 
 const TEXT = '/api/v1/services/aigc/text-generation/generation'
 const MULTIMODAL = '/api/v1/services/aigc/multimodal-generation/generation'
@@ -29,9 +28,6 @@ interface Task {
   count: number
   prompt: string
 }
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 export const isDashScopePath = (pathname: string): boolean => pathname.startsWith('/api/v1/')
 

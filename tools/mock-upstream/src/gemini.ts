@@ -13,6 +13,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
 import { script } from './chat.ts'
 import { sendJson } from './errors.ts'
 import type { FaultPlan } from './faults.ts'
+import { isRecord, type Json } from './json.ts'
 import { writeStream } from './stream-writer.ts'
 import { completionPieces, generatedText, piece } from './usage-rules.ts'
 
@@ -134,10 +135,6 @@ const THRESHOLDS = new Set([
   'HARM_BLOCK_THRESHOLD_UNSPECIFIED',
   'OFF',
 ])
-
-type Json = Record<string, unknown>
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** What Google would refuse in a GenerateContentRequest, or undefined. */
 export function invalidGenerateRequest(json: Json): string | undefined {

@@ -9,10 +9,9 @@ import type { ServerResponse } from 'node:http'
 import { script } from './chat.ts'
 import { sendJson } from './errors.ts'
 import type { FaultPlan } from './faults.ts'
+import type { Json } from './json.ts'
 import { writeStream } from './stream-writer.ts'
 import { generatedText, piece, promptTokensOf } from './usage-rules.ts'
-
-type Json = Record<string, unknown>
 
 const CREATED_AT = '2024-07-22T20:33:28.123648Z'
 const NDJSON_HEADERS = { 'content-type': 'application/x-ndjson' }

@@ -11,10 +11,9 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
 import { sendJson } from './errors.ts'
+import { isRecord, type Json } from './json.ts'
 import { SSE_HEADERS } from './stream-writer.ts'
 import { DEFAULT_CHUNKS, piece, promptTokensOf } from './usage-rules.ts'
-
-type Json = Record<string, unknown>
 
 const CREATE = /^\/v1\/models\/([^/]+)\/([^/]+)\/predictions$/
 const GET = /^\/v1\/predictions\/([^/]+)$/
@@ -28,9 +27,6 @@ interface Prediction {
   polls: number
   text: boolean
 }
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 export const isReplicatePath = (pathname: string): boolean =>
   CREATE.test(pathname) || GET.test(pathname) || STREAM.test(pathname)

@@ -15,10 +15,11 @@ import type {
   UpstreamRequest,
   UpstreamResponse,
 } from '../adaptor.ts'
-import { ChatChunkStream } from '../shared/chat-chunk-stream.ts'
-import { chatCompletionResponse, isRecord, jsonOf } from '../shared/chat-completion.ts'
+import { chatCompletionResponse } from '../shared/chat-completion.ts'
+import { isRecord, type Json } from '../shared/json.ts'
 import type { SseEvent } from '../shared/sse.ts'
-import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
+import { EndingSseChatStream } from '../shared/sse-chat-stream.ts'
+import { localError, mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
 
 export const AIPROXY_DEFAULT_BASE_URL = 'https://api.aiproxy.io'
 
@@ -101,7 +102,7 @@ function libraryError(json: Record<string, unknown>, response: UpstreamResponse)
 }
 
 function parseResponse(response: UpstreamResponse, request: RelayRequest): ParsedResponse | UpstreamError {
-  const parsed = jsonOf({ ...response, status: 200 })
+  const parsed = readJsonObject(response.body)
   if (parsed.kind === 'error') {
     return response.status >= 300
       ? mapUpstreamError(response.status, response.body, response.headers)
@@ -114,24 +115,13 @@ function parseResponse(response: UpstreamResponse, request: RelayRequest): Parse
 }
 
 /** The library's stream: `{"content","finish","documents"}` events, the last with finish true. */
-class LibraryStream extends ChatChunkStream {
-  protected onEvent(event: SseEvent): void {
-    if (event.data === '[DONE]') {
-      this.complete()
-      return
-    }
-    let json: unknown
-    try {
-      json = JSON.parse(event.data)
-    } catch {
-      return
-    }
-    if (!isRecord(json)) return
-    if (typeof json.content === 'string') this.text(json.content)
+class LibraryStream extends EndingSseChatStream {
+  protected onData(json: Json): void {
+    if (typeof json.content === 'string') this.writer.text('content', json.content)
     if (json.finish === true) {
-      this.text(documentsText(json.documents))
-      this.finishReason('stop')
-      this.complete()
+      this.writer.text('content', documentsText(json.documents))
+      this.writer.finishReason('stop')
+      this.writer.end()
     }
   }
 }

@@ -6,9 +6,10 @@
  * https://help.aliyun.com/zh/model-studio/developer-reference/text-to-image-api-reference
  */
 import type { ChannelCredentials, TaskPlan, TaskStep, UpstreamResponse } from '../adaptor.ts'
+import { isRecord } from '../shared/json.ts'
 import { localError } from '../shared/upstream-error.ts'
 import { baseUrl, TASK_PATH } from './request.ts'
-import { aliJson, isRecord } from './response.ts'
+import { aliJson } from './response.ts'
 
 export const POLL_INTERVAL_MS = 2_000
 export const TASK_DEADLINE_MS = 120_000

@@ -5,8 +5,7 @@
  * https://help.aliyun.com/zh/model-studio/developer-reference/text-to-image-api-reference
  */
 import type { ChannelCredentials, RelayRequest } from '../adaptor.ts'
-
-type Json = Record<string, unknown>
+import { isRecord, type Json } from '../shared/json.ts'
 
 export const ALI_DEFAULT_BASE_URL = 'https://dashscope.aliyuncs.com'
 export const TEXT_PATH = '/api/v1/services/aigc/text-generation/generation'
@@ -23,9 +22,6 @@ const IMAGE_MODEL_NAMES: Record<string, string> = {
   'ali-stable-diffusion-xl': 'stable-diffusion-xl',
   'ali-stable-diffusion-v1.5': 'stable-diffusion-v1.5',
 }
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 export const baseUrl = (channel: ChannelCredentials): string =>
   (channel.baseUrl || ALI_DEFAULT_BASE_URL).replace(/\/+$/, '')

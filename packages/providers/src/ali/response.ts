@@ -4,13 +4,9 @@
  * https://help.aliyun.com/zh/model-studio/developer-reference/error-code
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
+import { isRecord, type Json } from '../shared/json.ts'
 import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
 import { normaliseUsage, type Usage } from '../shared/usage.ts'
-
-type Json = Record<string, unknown>
-
-export const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** DashScope codes that say the channel's key or account is unusable. */
 const ACCOUNT_CODES = new Set(['InvalidApiKey', 'Arrearage', 'AccessDenied.Unpurchased'])

@@ -6,21 +6,12 @@
  * https://help.aliyun.com/zh/model-studio/developer-reference/use-qwen-by-calling-api
  */
 import type { RelayRequest, StreamTransformer, UpstreamError } from '../adaptor.ts'
+import { isRecord, type Json } from '../shared/json.ts'
 import { DONE_EVENT } from '../shared/openai-stream.ts'
 import { type SseEvent, SseParser } from '../shared/sse.ts'
 import { toOpenAiErrorBody } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
-import {
-  aliError,
-  aliUsage,
-  contentText,
-  finishReason,
-  INSPECTION_FAILED,
-  isRecord,
-  openAiUsage,
-} from './response.ts'
-
-type Json = Record<string, unknown>
+import { aliError, aliUsage, contentText, finishReason, INSPECTION_FAILED, openAiUsage } from './response.ts'
 
 /** Upper bound on the kept completion text (UTF-16 units); the length is counted beyond it. */
 const TEXT_CAP = 1 << 20

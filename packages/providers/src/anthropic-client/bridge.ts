@@ -3,43 +3,14 @@
  * request reaches it as its OpenAI translation (RelayRequest.json), and its answers, streams and
  * errors are turned into the Messages API's.
  */
-import type { Adaptor, ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
-import { localError } from '../shared/upstream-error.ts'
+import type { Adaptor } from '../adaptor.ts'
+import { clientBridge } from '../shared/client-bridge.ts'
 import { ChatStreamToMessages } from './chat-stream-to-messages.ts'
 import { chatToMessage } from './from-chat-response.ts'
 
-function translateAnswer(parsed: ParsedResponse, request: RelayRequest): ParsedResponse | UpstreamError {
-  let completion: unknown
-  try {
-    completion = JSON.parse(parsed.body.toString('utf8'))
-  } catch {
-    return localError(502, 'unmarshal_response_body_failed', 'upstream returned invalid JSON', {
-      retryable: true,
-    })
-  }
-  if (typeof completion !== 'object' || completion === null) {
-    return localError(502, 'invalid_upstream_response', 'upstream returned an unexpected body', {
-      retryable: true,
-    })
-  }
-  const message = chatToMessage(completion as Record<string, unknown>, parsed.usage, request.mappedModel)
-  return { ...parsed, body: Buffer.from(JSON.stringify(message)) }
-}
-
 export function anthropicClientBridge(inner: Adaptor): Adaptor {
-  return {
-    name: inner.name,
-    remoteImages: inner.remoteImages,
-    credentialExchange: inner.credentialExchange,
-    // A job the upstream runs in steps is followed alike whatever the client's API.
-    task: inner.task,
-    buildRequest: inner.buildRequest,
-    parseResponse(response: UpstreamResponse, request: RelayRequest) {
-      const parsed = inner.parseResponse(response, request)
-      return parsed.kind === 'error' ? parsed : translateAnswer(parsed, request)
-    },
-    createStreamTransformer(request, built) {
-      return new ChatStreamToMessages(inner.createStreamTransformer(request, built), request)
-    },
-  }
+  return clientBridge(inner, {
+    answer: (completion, usage, request) => chatToMessage(completion, usage, request.mappedModel),
+    stream: (chat, request) => new ChatStreamToMessages(chat, request),
+  })
 }

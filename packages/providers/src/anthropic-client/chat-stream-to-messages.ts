@@ -5,11 +5,9 @@
  * message_start, then per content kind (text, thinking, each tool call) a block opened, its deltas
  * and its stop, then message_delta (stop reason, usage) and message_stop at the chat's [DONE].
  */
-import { isRecord } from '../shared/chat-completion.ts'
 import { ChatStreamBridge } from '../shared/chat-stream-bridge.ts'
+import { isRecord, type Json } from '../shared/json.ts'
 import { anthropicErrorType, messagesUsage, stopReason } from './from-chat-response.ts'
-
-type Json = Record<string, unknown>
 
 const event = (type: string, data: Json): string =>
   `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`

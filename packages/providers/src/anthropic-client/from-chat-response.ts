@@ -4,13 +4,10 @@
  * https://docs.anthropic.com/en/api/messages
  * https://docs.anthropic.com/en/api/errors
  */
+
+import { isRecord, type Json } from '../shared/json.ts'
 import type { ErrorFields } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
-
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** OpenAI's finish_reason as Anthropic's stop_reason. */
 export function stopReason(finish: unknown): string {

@@ -4,10 +4,7 @@
  * speak the Messages API are sent.
  * https://docs.anthropic.com/en/api/messages
  */
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+import { isRecord, type Json } from '../shared/json.ts'
 
 /** A request the Messages API would refuse: the message for a 400. */
 export class InvalidMessagesRequest extends Error {

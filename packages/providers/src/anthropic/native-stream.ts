@@ -4,15 +4,11 @@
  * https://docs.anthropic.com/en/docs/build-with-claude/streaming#event-types
  */
 import type { StreamTransformer, UpstreamError } from '../adaptor.ts'
+import { isRecord, type Json } from '../shared/json.ts'
 import { type SseEvent, SseParser } from '../shared/sse.ts'
 import { mapUpstreamError } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
 import { anthropicUsage } from './response.ts'
-
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 const TEXT_CAP = 1 << 20
 

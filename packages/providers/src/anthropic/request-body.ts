@@ -7,15 +7,12 @@
  */
 import type { InlineImage } from '../adaptor.ts'
 import { withSystemPrompt } from '../openai-compatible/request-body.ts'
+import { isRecord, type Json } from '../shared/json.ts'
 
 /** What Anthropic must be sent as max_tokens when the client set none (one-api sent 4096). */
 export const DEFAULT_MAX_TOKENS = 4096
 
-type Json = Record<string, unknown>
 type Block = Json
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** The text of an OpenAI content value (a string or a list of parts). */
 export function contentText(content: unknown): string {

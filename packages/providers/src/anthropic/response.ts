@@ -4,16 +4,9 @@
  * https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching#tracking-cache-performance
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
+import { countOrZero, isRecord, type Json } from '../shared/json.ts'
 import { localError, mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
-
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-const count = (value: unknown): number =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0
 
 /** Anthropic's prices of prompt-cache reads and (five-minute) writes relative to ordinary input. */
 export const CACHE_READ_RATIO = 0.1
@@ -25,10 +18,10 @@ export const CACHE_WRITE_RATIO = 1.25
  */
 export function anthropicUsage(raw: unknown): Usage | undefined {
   if (!isRecord(raw)) return undefined
-  const input = count(raw.input_tokens)
-  const cacheRead = count(raw.cache_read_input_tokens)
-  const cacheWrite = count(raw.cache_creation_input_tokens)
-  const output = count(raw.output_tokens)
+  const input = countOrZero(raw.input_tokens)
+  const cacheRead = countOrZero(raw.cache_read_input_tokens)
+  const cacheWrite = countOrZero(raw.cache_creation_input_tokens)
+  const output = countOrZero(raw.output_tokens)
   const promptTokens = input + cacheRead + cacheWrite
   if (promptTokens + output === 0) return undefined
   return {

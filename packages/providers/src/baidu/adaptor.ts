@@ -14,12 +14,12 @@ import type {
   UpstreamError,
   UpstreamRequest,
 } from '../adaptor.ts'
-import { isRecord } from '../shared/chat-completion.ts'
 import {
   credentialCacheKey,
   credentialExchangeError,
   unusableChannelKey,
 } from '../shared/credential-exchange.ts'
+import { isRecord } from '../shared/json.ts'
 import { localError } from '../shared/upstream-error.ts'
 import { chatEndpoint, embeddingsEndpoint } from './endpoints.ts'
 import { parseBaiduResponse } from './response.ts'

@@ -5,11 +5,10 @@
  * https://cloud.baidu.com/doc/WENXINWORKSHOP/s/tlmyncueh (error codes)
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
-import { chatCompletionResponse, jsonOf } from '../shared/chat-completion.ts'
-import { mapUpstreamError } from '../shared/upstream-error.ts'
+import { chatCompletionResponse } from '../shared/chat-completion.ts'
+import type { Json } from '../shared/json.ts'
+import { mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
 import { normaliseUsage } from '../shared/usage.ts'
-
-type Json = Record<string, unknown>
 
 /** Baidu's finish_reason: `normal` and `stop` end the answer; the others are OpenAI's names. */
 export function baiduFinishReason(reason: unknown): string | null {
@@ -43,7 +42,7 @@ export function baiduError(json: Json, response: Pick<UpstreamResponse, 'headers
 
 /** The JSON of a Baidu answer, or the error it is. */
 export function baiduJson(response: UpstreamResponse): { kind: 'json'; json: Json } | UpstreamError {
-  const parsed = jsonOf({ ...response, status: 200 })
+  const parsed = readJsonObject(response.body)
   if (parsed.kind === 'error') {
     return response.status >= 300
       ? mapUpstreamError(response.status, response.body, response.headers)

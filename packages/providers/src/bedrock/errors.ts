@@ -4,7 +4,9 @@
  * https://docs.aws.amazon.com/bedrock/latest/APIReference/CommonErrors.html
  * https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html#API_runtime_Converse_Errors
  */
+
 import type { UpstreamError, UpstreamResponse } from '../adaptor.ts'
+import { parseJsonObject } from '../shared/json.ts'
 import { extractErrorFields } from '../shared/upstream-error.ts'
 
 interface Rule {
@@ -81,7 +83,7 @@ export function bedrockError(
   const name = (errorType ?? '').split(':')[0]!.trim()
   const rule = RULES[name.toLowerCase()] ?? byStatus(status)
   const fields = extractErrorFields(status, body)
-  const json = parseObject(body)
+  const json = parseJsonObject(body)
   const message = typeof json?.Message === 'string' ? json.Message : fields.message
   return {
     kind: 'error',
@@ -100,13 +102,4 @@ export function bedrockError(
 export function bedrockHttpError(response: UpstreamResponse): UpstreamError {
   const type = headerValue(response.headers, 'x-amzn-errortype')
   return bedrockError(type, response.status, response.body, response.headers)
-}
-
-function parseObject(body: Buffer | string): Record<string, unknown> | undefined {
-  try {
-    const value = JSON.parse(typeof body === 'string' ? body : body.toString('utf8'))
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined
-  } catch {
-    return undefined
-  }
 }

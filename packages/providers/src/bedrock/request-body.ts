@@ -8,12 +8,8 @@
 import type { InlineImage } from '../adaptor.ts'
 import { convertMessages } from '../anthropic/request-body.ts'
 import { withSystemPrompt } from '../openai-compatible/request-body.ts'
+import { isRecord, type Json } from '../shared/json.ts'
 import { isClaude } from './model-ids.ts'
-
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** Image formats Converse takes, by media type. */
 const IMAGE_FORMATS: Record<string, string> = {

@@ -5,17 +5,10 @@
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
 import { CACHE_READ_RATIO, CACHE_WRITE_RATIO, openAiUsage } from '../anthropic/response.ts'
+import { countOrZero, isRecord, type Json } from '../shared/json.ts'
 import { localError } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
 import { bedrockHttpError } from './errors.ts'
-
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-const count = (value: unknown): number =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0
 
 /**
  * Usage of a Converse answer. As with Anthropic, `inputTokens` leaves out the tokens read from
@@ -24,10 +17,10 @@ const count = (value: unknown): number =>
  */
 export function bedrockUsage(raw: unknown): Usage | undefined {
   if (!isRecord(raw)) return undefined
-  const input = count(raw.inputTokens)
-  const cacheRead = count(raw.cacheReadInputTokens)
-  const cacheWrite = count(raw.cacheWriteInputTokens)
-  const output = count(raw.outputTokens)
+  const input = countOrZero(raw.inputTokens)
+  const cacheRead = countOrZero(raw.cacheReadInputTokens)
+  const cacheWrite = countOrZero(raw.cacheWriteInputTokens)
+  const output = countOrZero(raw.outputTokens)
   const promptTokens = input + cacheRead + cacheWrite
   if (promptTokens + output === 0) return undefined
   return {

@@ -9,13 +9,11 @@
  */
 import type { RelayRequest } from '../adaptor.ts'
 import { ChatChunkWriter, ChatWriterStream } from '../shared/chat-chunks.ts'
-import { isRecord } from '../shared/chat-completion.ts'
+import { isRecord, type Json } from '../shared/json.ts'
 import { localError } from '../shared/upstream-error.ts'
 import { bedrockError } from './errors.ts'
 import { EventStreamDecoder, type EventStreamMessage } from './event-stream.ts'
 import { bedrockUsage, finishReason, openAiUsage } from './response.ts'
-
-type Json = Record<string, unknown>
 
 export class BedrockToOpenAiStream extends ChatWriterStream {
   private readonly decoder = new EventStreamDecoder()

@@ -18,7 +18,7 @@ import type {
   UpstreamResponse,
 } from '../adaptor.ts'
 import { openAiCompatibleAdaptor } from '../openai-compatible/adaptor.ts'
-import { isRecord } from '../shared/chat-completion.ts'
+import { isRecord } from '../shared/json.ts'
 import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
 
 export const CLOUDFLARE_DEFAULT_BASE_URL = 'https://api.cloudflare.com'

@@ -5,11 +5,7 @@
  */
 import type { RelayRequest } from '../adaptor.ts'
 import { withSystemPrompt } from '../openai-compatible/request-body.ts'
-
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+import { isRecord, type Json } from '../shared/json.ts'
 
 /** Text and image parts as Cohere takes them (the same shapes as OpenAI's, other kinds left out). */
 function content(value: unknown): unknown {

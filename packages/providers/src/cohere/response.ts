@@ -5,17 +5,11 @@
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
 import { openAiUsageOf } from '../shared/chat-chunks.ts'
-import { localError, mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
+import { embeddingListResponse, noEmbeddings } from '../shared/embedding-list.ts'
+import { countOf, isRecord, type Json } from '../shared/json.ts'
+import { localError, readAnswerJson } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
 import { documentText } from './request-body.ts'
-
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-const count = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined
 
 /**
  * Usage from Cohere's `usage` (chat) or `meta` (embed): the tokens the model read and wrote
@@ -25,8 +19,8 @@ export function cohereUsage(raw: unknown): Usage | undefined {
   if (!isRecord(raw)) return undefined
   const tokens = isRecord(raw.tokens) ? raw.tokens : {}
   const billed = isRecord(raw.billed_units) ? raw.billed_units : {}
-  const input = count(tokens.input_tokens) ?? count(billed.input_tokens)
-  const output = count(tokens.output_tokens) ?? count(billed.output_tokens)
+  const input = countOf(tokens.input_tokens) ?? countOf(billed.input_tokens)
+  const output = countOf(tokens.output_tokens) ?? countOf(billed.output_tokens)
   if (input === undefined && output === undefined) return undefined
   const promptTokens = input ?? 0
   const completionTokens = output ?? 0
@@ -55,18 +49,6 @@ export function finishReason(reason: unknown): string {
       return 'stop'
   }
 }
-
-/** The JSON of a successful Cohere answer, or the error it is. */
-export function parseCohereJson(response: UpstreamResponse): Json | UpstreamError {
-  const { status, headers, body } = response
-  if (status < 200 || status >= 300) return mapUpstreamError(status, body, headers)
-  const read = readJsonObject(body)
-  if (read.kind === 'error') return read
-  const json = read.json
-  return json
-}
-
-const isError = (value: Json | UpstreamError): value is UpstreamError => value.kind === 'error'
 
 function chatMessage(message: Json): Json {
   const parts = Array.isArray(message.content) ? message.content : []
@@ -118,31 +100,10 @@ function parseChat(json: Json, request: RelayRequest): ParsedResponse | Upstream
   }
 }
 
-/** float32 little-endian bytes as base64, the encoding the OpenAI SDKs ask for. */
-const base64Vector = (values: number[]): string =>
-  Buffer.from(new Float32Array(values).buffer).toString('base64')
-
 function parseEmbed(json: Json, request: RelayRequest): ParsedResponse | UpstreamError {
   const vectors = isRecord(json.embeddings) ? json.embeddings.float : json.embeddings
-  if (!Array.isArray(vectors)) {
-    return localError(502, 'invalid_upstream_response', 'upstream returned no embeddings', {
-      retryable: true,
-      type: 'upstream_error',
-    })
-  }
-  const base64 = request.json?.encoding_format === 'base64'
-  const usage = cohereUsage(json.meta)
-  const answer = {
-    object: 'list',
-    data: vectors.map((vector, index) => ({
-      object: 'embedding',
-      index,
-      embedding: base64 ? base64Vector(vector as number[]) : vector,
-    })),
-    model: request.mappedModel,
-    usage: { prompt_tokens: usage?.promptTokens ?? 0, total_tokens: usage?.promptTokens ?? 0 },
-  }
-  return { kind: 'response', body: Buffer.from(JSON.stringify(answer)), usage }
+  if (!Array.isArray(vectors)) return noEmbeddings()
+  return embeddingListResponse(vectors, request, cohereUsage(json.meta))
 }
 
 /**
@@ -174,8 +135,9 @@ export function parseCohereResponse(
   response: UpstreamResponse,
   request: RelayRequest,
 ): ParsedResponse | UpstreamError {
-  const json = parseCohereJson(response)
-  if (isError(json)) return json
+  const read = readAnswerJson(response)
+  if (read.kind === 'error') return read
+  const json = read.json
   if (request.mode === 'embeddings') return parseEmbed(json, request)
   if (request.mode === 'rerank') return parseRerank(json, request)
   if (request.stream) {

@@ -5,13 +5,12 @@
  * on as reasoning), tool-call-start / tool-call-delta / tool-call-end (one function call each),
  * message-end (finish reason and usage), after which the stream ends.
  */
-import { isRecord } from '../shared/chat-completion.ts'
+
+import { isRecord, type Json } from '../shared/json.ts'
 import type { SseEvent } from '../shared/sse.ts'
 import { SseChatStream } from '../shared/sse-chat-stream.ts'
 import { mapUpstreamError } from '../shared/upstream-error.ts'
 import { cohereUsage, finishReason } from './response.ts'
-
-type Json = Record<string, unknown>
 
 /** `delta.message` of an event, where Cohere puts what it adds. */
 const messageOf = (event: Json): Json =>

@@ -3,7 +3,8 @@
  * (response.ts): answer deltas, the chat's completion with its usage, failures.
  * https://www.coze.com/docs/developer_guides/chat_v3 (streaming response)
  */
-import { isRecord, usageOf } from '../shared/chat-completion.ts'
+import { usageOf } from '../shared/chat-completion.ts'
+import { isRecord } from '../shared/json.ts'
 import type { SseEvent } from '../shared/sse.ts'
 import type { Usage } from '../shared/usage.ts'
 

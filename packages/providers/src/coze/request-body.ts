@@ -6,9 +6,7 @@
  * https://www.coze.com/docs/developer_guides/chat_v3
  */
 import { withSystemPrompt } from '../openai-compatible/request-body.ts'
-import { isRecord } from '../shared/chat-completion.ts'
-
-type Json = Record<string, unknown>
+import { isRecord, type Json } from '../shared/json.ts'
 
 export const BOT_PREFIX = 'bot-'
 

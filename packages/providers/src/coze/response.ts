@@ -3,7 +3,8 @@
  * JSON body is Coze's error (`{"code":4100,"msg":...}`, answered with HTTP 200).
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
-import { chatCompletionResponse, isRecord } from '../shared/chat-completion.ts'
+import { chatCompletionResponse } from '../shared/chat-completion.ts'
+import { isRecord } from '../shared/json.ts'
 import { SseParser } from '../shared/sse.ts'
 import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'

@@ -3,22 +3,26 @@
  * text, `conversation.chat.completed` the end with the usage (input_count, output_count),
  * `conversation.chat.failed` and `error` an error in the stream.
  */
-import { ChatChunkStream } from '../shared/chat-chunk-stream.ts'
+
 import type { SseEvent } from '../shared/sse.ts'
+import { EndingSseChatStream } from '../shared/sse-chat-stream.ts'
 import { readCozeEvent } from './events.ts'
 import { cozeError } from './response.ts'
 
-export class CozeStream extends ChatChunkStream {
-  protected onEvent(event: SseEvent): void {
+export class CozeStream extends EndingSseChatStream {
+  // Coze's events are told apart by name, and its `done` event's data is not JSON: all are read here.
+  protected override onEvent(event: SseEvent): void {
     const read = readCozeEvent(event)
     if (read.kind === 'delta') {
-      if (read.chatId) this.id = read.chatId
-      this.text(read.text)
+      if (read.chatId) this.writer.id = read.chatId
+      this.writer.text('content', read.text)
     } else if (read.kind === 'completed') {
-      this.setUsage(read.usage)
-      this.finishReason('stop')
-      this.complete()
-    } else if (read.kind === 'failed') this.fail(cozeError(read.code, read.message, { headers: {} }))
-    else if (read.kind === 'done') this.complete()
+      this.writer.usage = read.usage ?? this.writer.usage
+      this.writer.finishReason('stop')
+      this.writer.end()
+    } else if (read.kind === 'failed') this.writer.error(cozeError(read.code, read.message, { headers: {} }))
+    else if (read.kind === 'done') this.writer.end()
   }
+
+  protected onData(): void {}
 }

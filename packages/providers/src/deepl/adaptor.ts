@@ -19,10 +19,10 @@ import type {
   UpstreamRequest,
   UpstreamResponse,
 } from '../adaptor.ts'
-import { openAiUsageOf } from '../shared/chat-chunk-stream.ts'
-import { chatCompletionResponse, isRecord, jsonOf } from '../shared/chat-completion.ts'
+import { chatCompletionResponse, openAiTokenCounts } from '../shared/chat-completion.ts'
+import { isRecord } from '../shared/json.ts'
 import { DONE_EVENT } from '../shared/openai-stream.ts'
-import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
+import { localError, mapUpstreamError, readAnswerJson } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
 
 export const DEEPL_DEFAULT_BASE_URL = 'https://api-free.deepl.com'
@@ -125,13 +125,13 @@ function streamOf(parsed: ParsedResponse, request: RelayRequest, usage: Usage): 
   const content = completion.choices[0].message.content
   let events = `data: ${JSON.stringify({ ...head, choices: [{ index: 0, delta: { role: 'assistant', content }, logprobs: null, finish_reason: 'stop' }] })}\n\n`
   if (request.clientWantsUsage)
-    events += `data: ${JSON.stringify({ ...head, choices: [], usage: openAiUsageOf(usage) })}\n\n`
+    events += `data: ${JSON.stringify({ ...head, choices: [], usage: openAiTokenCounts(usage) })}\n\n`
   return { ...parsed, body: Buffer.from(events + DONE_EVENT), contentType: 'text/event-stream' }
 }
 
 function parseResponse(response: UpstreamResponse, request: RelayRequest): ParsedResponse | UpstreamError {
   if (response.status < 200 || response.status >= 300) return deeplError(response)
-  const parsed = jsonOf(response)
+  const parsed = readAnswerJson(response)
   if (parsed.kind === 'error') return parsed
   const translations = Array.isArray(parsed.json.translations)
     ? parsed.json.translations.filter(isRecord)

@@ -7,8 +7,8 @@
  * also carries the finishReason and the usageMetadata, at the chat's [DONE].
  */
 import type { RelayRequest, StreamTransformer } from '../adaptor.ts'
-import { isRecord } from '../shared/chat-completion.ts'
 import { ChatStreamBridge } from '../shared/chat-stream-bridge.ts'
+import { isRecord, type Json, parseJsonObject } from '../shared/json.ts'
 import { mapUpstreamError } from '../shared/upstream-error.ts'
 import {
   GeminiStreamFraming,
@@ -16,8 +16,6 @@ import {
   toGoogleErrorBody,
   usageMetadata,
 } from './from-chat-response.ts'
-
-type Json = Record<string, unknown>
 
 export class ChatStreamToGemini extends ChatStreamBridge {
   private readonly framing: GeminiStreamFraming
@@ -66,7 +64,7 @@ export class ChatStreamToGemini extends ChatStreamBridge {
   /** The last event: the function calls, the finish reason and the usage. */
   protected onEnd(): void {
     const parts = [...this.calls.values()].map((call) => ({
-      functionCall: { name: call.name, args: parseObject(call.arguments) },
+      functionCall: { name: call.name, args: parseJsonObject(call.arguments) ?? {} },
     }))
     const metadata = usageMetadata(this.inner.usage)
     const last = {
@@ -91,14 +89,5 @@ export class ChatStreamToGemini extends ChatStreamBridge {
       responseId: this.responseId,
     }
     this.write(this.framing.event(JSON.stringify(event)))
-  }
-}
-
-function parseObject(text: string): Json {
-  try {
-    const parsed = JSON.parse(text)
-    return isRecord(parsed) ? parsed : {}
-  } catch {
-    return {}
   }
 }

@@ -5,13 +5,10 @@
  * https://ai.google.dev/api/generate-content#v1beta.GenerateContentResponse
  * https://cloud.google.com/apis/design/errors#http_mapping
  */
+
+import { isRecord, type Json, parseJsonObject } from '../shared/json.ts'
 import type { ErrorFields } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
-
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** OpenAI's finish_reason as Gemini's finishReason. */
 export function geminiFinishReason(finish: unknown): string {
@@ -33,15 +30,7 @@ export function usageMetadata(usage: Usage | undefined): Json | undefined {
   return metadata
 }
 
-function parseArguments(value: unknown): Json {
-  if (typeof value !== 'string' || value.trim() === '') return {}
-  try {
-    const parsed = JSON.parse(value)
-    return isRecord(parsed) ? parsed : {}
-  } catch {
-    return {}
-  }
-}
+const parseArguments = (value: unknown): Json => (typeof value === 'string' && parseJsonObject(value)) || {}
 
 /** The parts of an OpenAI chat message: thought summary, text, function calls. */
 export function messageParts(message: Json): Json[] {

@@ -5,14 +5,10 @@
  */
 import type { RelayRequest, StreamTransformer, UpstreamError } from '../adaptor.ts'
 import { geminiUsage, mapGeminiError } from '../gemini/response.ts'
+import { isRecord } from '../shared/json.ts'
 import { type SseEvent, SseParser } from '../shared/sse.ts'
 import type { Usage } from '../shared/usage.ts'
 import { GeminiStreamFraming, toGoogleErrorBody } from './from-chat-response.ts'
-
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** Upper bound on the kept completion text (UTF-16 units); the length is counted beyond it. */
 const TEXT_CAP = 1 << 20

@@ -5,10 +5,7 @@
  * https://ai.google.dev/api/generate-content#request-body
  * https://ai.google.dev/api/caching#Content
  */
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+import { isRecord, type Json } from '../shared/json.ts'
 
 /** A request Google would refuse: the message for a 400. */
 export class InvalidGenerateContentRequest extends Error {}

@@ -11,12 +11,9 @@
 import type { InlineImage } from '../adaptor.ts'
 import { contentText } from '../anthropic/request-body.ts'
 import { withSystemPrompt } from '../openai-compatible/request-body.ts'
+import { isRecord, type Json } from '../shared/json.ts'
 
-type Json = Record<string, unknown>
 type Part = Json
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** The harm categories one-api sets a threshold for, each at GEMINI_SAFETY_SETTING. */
 export const SAFETY_CATEGORIES = [
@@ -275,7 +272,7 @@ export function geminiChatBody(json: Json, options: GeminiChatOptions): Json {
 }
 
 /** The texts of an OpenAI embeddings `input` (a string or a list of strings). */
-function embeddingInputs(input: unknown): string[] {
+export function embeddingInputs(input: unknown): string[] {
   if (typeof input === 'string') return [input]
   if (Array.isArray(input)) return input.filter((item): item is string => typeof item === 'string')
   return []

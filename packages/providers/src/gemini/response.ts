@@ -6,16 +6,10 @@
  * https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
-import { localError, mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
+import { embeddingListResponse, noEmbeddings } from '../shared/embedding-list.ts'
+import { countOrZero, isRecord, type Json } from '../shared/json.ts'
+import { mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
-
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-const count = (value: unknown): number =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0
 
 /**
  * Usage of a Gemini answer. The prompt is `promptTokenCount` (which includes the cached part,
@@ -24,16 +18,16 @@ const count = (value: unknown): number =>
  */
 export function geminiUsage(raw: unknown): Usage | undefined {
   if (!isRecord(raw)) return undefined
-  const prompt = count(raw.promptTokenCount) + count(raw.toolUsePromptTokenCount)
-  const thoughts = count(raw.thoughtsTokenCount)
-  const completion = count(raw.candidatesTokenCount) + thoughts
+  const prompt = countOrZero(raw.promptTokenCount) + countOrZero(raw.toolUsePromptTokenCount)
+  const thoughts = countOrZero(raw.thoughtsTokenCount)
+  const completion = countOrZero(raw.candidatesTokenCount) + thoughts
   if (prompt + completion === 0) return undefined
   return {
     promptTokens: prompt,
     completionTokens: completion,
-    cachedTokens: Math.min(count(raw.cachedContentTokenCount), prompt),
+    cachedTokens: Math.min(countOrZero(raw.cachedContentTokenCount), prompt),
     reasoningTokens: thoughts,
-    totalTokens: Math.max(count(raw.totalTokenCount), prompt + completion),
+    totalTokens: Math.max(countOrZero(raw.totalTokenCount), prompt + completion),
   }
 }
 
@@ -257,22 +251,8 @@ export function parseGeminiEmbeddingResponse(
 ): ParsedResponse | UpstreamError {
   const parsed = parseGeminiJson(response)
   if (parsed.kind === 'error') return parsed
-  const embeddings = Array.isArray(parsed.json.embeddings) ? parsed.json.embeddings : undefined
-  if (!embeddings) {
-    return localError(502, 'invalid_upstream_response', 'upstream returned no embeddings', {
-      retryable: true,
-      type: 'upstream_error',
-    })
-  }
-  const list = {
-    object: 'list',
-    data: embeddings.map((embedding, index) => ({
-      object: 'embedding',
-      index,
-      embedding: isRecord(embedding) && Array.isArray(embedding.values) ? embedding.values : [],
-    })),
-    model: request.mappedModel,
-    usage: { prompt_tokens: 0, total_tokens: 0 },
-  }
-  return { kind: 'response', body: Buffer.from(JSON.stringify(list)), usage: undefined }
+  const embeddings = parsed.json.embeddings
+  if (!Array.isArray(embeddings)) return noEmbeddings()
+  const vectors = embeddings.map((embedding) => (isRecord(embedding) ? embedding.values : undefined))
+  return embeddingListResponse(vectors, request, undefined)
 }

@@ -8,12 +8,10 @@
  * then the usage chunk (if the client asked) and [DONE] follow at the upstream's end.
  */
 import type { RelayRequest } from '../adaptor.ts'
-import { isRecord } from '../shared/chat-completion.ts'
+import { isRecord, type Json } from '../shared/json.ts'
 import type { SseEvent } from '../shared/sse.ts'
 import { SseChatStream } from '../shared/sse-chat-stream.ts'
 import { finishReason, geminiUsage, mapGeminiError, openAiUsage, readParts, toolCallId } from './response.ts'
-
-type Json = Record<string, unknown>
 
 export class GeminiToOpenAiStream extends SseChatStream {
   /** Gemini's responseId (the chunks' id is `chatcmpl-` and it). */

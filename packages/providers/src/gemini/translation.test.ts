@@ -4,13 +4,12 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { UpstreamError } from '../adaptor.ts'
+import type { Json } from '../shared/json.ts'
 import { fixtureLoader } from '../testing/fixtures.ts'
 import { jsonRelayRequest } from '../testing/relay-request.ts'
 import { geminiAdaptor } from './adaptor.ts'
 import { geminiChatBody } from './request-body.ts'
 import { mapGeminiError } from './response.ts'
-
-type Json = Record<string, unknown>
 
 const fixture = fixtureLoader(new URL('./__fixtures__/', import.meta.url))
 const request = jsonRelayRequest('chat', {

@@ -5,11 +5,7 @@
  */
 import type { InlineImage, RelayRequest } from '../adaptor.ts'
 import { withSystemPrompt } from '../openai-compatible/request-body.ts'
-
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+import { isRecord, type Json } from '../shared/json.ts'
 
 const DATA_URL = /^data:([^;,]+)?;base64,(.*)$/s
 

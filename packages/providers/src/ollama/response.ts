@@ -5,24 +5,18 @@
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
 import { openAiUsageOf } from '../shared/chat-chunks.ts'
-import { localError, mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
+import { embeddingListResponse, noEmbeddings } from '../shared/embedding-list.ts'
+import { countOf, isRecord, type Json } from '../shared/json.ts'
+import { localError, mapUpstreamError, readAnswerJson } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
-
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-const count = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined
 
 /**
  * prompt_eval_count and eval_count. Ollama leaves out prompt_eval_count when the whole prompt came
  * from its cache: the prompt is then marked missing and counted locally.
  */
 export function ollamaUsage(json: Json): Usage | undefined {
-  const prompt = count(json.prompt_eval_count)
-  const completion = count(json.eval_count)
+  const prompt = countOf(json.prompt_eval_count)
+  const completion = countOf(json.eval_count)
   if (prompt === undefined && completion === undefined) return undefined
   const usage: { -readonly [K in keyof Usage]: Usage[K] } = {
     promptTokens: prompt ?? 0,
@@ -52,17 +46,14 @@ export function openAiToolCalls(calls: unknown, firstIndex = 0): Json[] {
   })
 }
 
-export function parseOllamaJson(response: UpstreamResponse): Json | UpstreamError {
-  const { status, headers, body } = response
-  if (status < 200 || status >= 300) return mapUpstreamError(status, body, headers)
-  const read = readJsonObject(body)
-  if (read.kind === 'error') return read
-  const json = read.json
-  if (typeof json.error === 'string') return mapUpstreamError(status, body, headers)
-  return json
+/** The JSON of a successful Ollama answer, or the error it is (Ollama may answer 200 with `{"error": "..."}`). */
+function readOllamaJson(response: UpstreamResponse): { kind: 'json'; json: Json } | UpstreamError {
+  const read = readAnswerJson(response)
+  if (read.kind === 'json' && typeof read.json.error === 'string') {
+    return mapUpstreamError(response.status, response.body, response.headers)
+  }
+  return read
 }
-
-const isError = (value: Json | UpstreamError): value is UpstreamError => value.kind === 'error'
 
 function parseChat(json: Json, request: RelayRequest): ParsedResponse | UpstreamError {
   if (!isRecord(json.message)) {
@@ -96,39 +87,21 @@ function parseChat(json: Json, request: RelayRequest): ParsedResponse | Upstream
   return { kind: 'response', body: Buffer.from(JSON.stringify(completion)), usage, completionText: generated }
 }
 
-/** float32 little-endian bytes as base64, the encoding the OpenAI SDKs ask for. */
-const base64Vector = (values: number[]): string =>
-  Buffer.from(new Float32Array(values).buffer).toString('base64')
-
 function parseEmbed(json: Json, request: RelayRequest): ParsedResponse | UpstreamError {
-  if (!Array.isArray(json.embeddings)) {
-    return localError(502, 'invalid_upstream_response', 'upstream returned no embeddings', {
-      retryable: true,
-      type: 'upstream_error',
-    })
-  }
-  const base64 = request.json?.encoding_format === 'base64'
-  const prompt = count(json.prompt_eval_count)
-  const answer = {
-    object: 'list',
-    data: json.embeddings.map((vector, index) => ({
-      object: 'embedding',
-      index,
-      embedding: base64 ? base64Vector(vector as number[]) : vector,
-    })),
-    model: typeof json.model === 'string' ? json.model : request.mappedModel,
-    usage: { prompt_tokens: prompt ?? 0, total_tokens: prompt ?? 0 },
-  }
+  if (!Array.isArray(json.embeddings)) return noEmbeddings()
+  const prompt = countOf(json.prompt_eval_count)
   const usage = prompt === undefined ? undefined : ollamaUsage({ prompt_eval_count: prompt, eval_count: 0 })
-  return { kind: 'response', body: Buffer.from(JSON.stringify(answer)), usage }
+  const model = typeof json.model === 'string' ? json.model : request.mappedModel
+  return embeddingListResponse(json.embeddings, request, usage, model)
 }
 
 export function parseOllamaResponse(
   response: UpstreamResponse,
   request: RelayRequest,
 ): ParsedResponse | UpstreamError {
-  const json = parseOllamaJson(response)
-  if (isError(json)) return json
+  const read = readOllamaJson(response)
+  if (read.kind === 'error') return read
+  const json = read.json
   if (request.mode === 'embeddings') return parseEmbed(json, request)
   if (request.stream) {
     return localError(

@@ -6,12 +6,10 @@
  */
 import type { RelayRequest } from '../adaptor.ts'
 import { ChatChunkWriter, ChatWriterStream } from '../shared/chat-chunks.ts'
-import { isRecord } from '../shared/chat-completion.ts'
+import { isRecord, type Json } from '../shared/json.ts'
 import { NdjsonParser } from '../shared/ndjson.ts'
 import { mapUpstreamError } from '../shared/upstream-error.ts'
 import { finishReason, ollamaUsage, openAiToolCalls } from './response.ts'
-
-type Json = Record<string, unknown>
 
 export class OllamaToOpenAiStream extends ChatWriterStream {
   private readonly parser = new NdjsonParser((line) => this.onLine(line))

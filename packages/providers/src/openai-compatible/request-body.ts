@@ -3,6 +3,7 @@
  * does not know survive) or must be re-serialised because the adaptor has to change it.
  */
 import type { RelayRequest } from '../adaptor.ts'
+import { isRecord } from '../shared/json.ts'
 import { withMembers } from '../shared/json-members.ts'
 import { isJsonWhitespace } from '../shared/json-scan.ts'
 import { readMultipartField, setMultipartField } from '../shared/multipart.ts'
@@ -14,9 +15,6 @@ export interface PreparedBody {
   /** The adaptor asked for usage on the client's behalf; the usage-only chunk must be dropped. */
   readonly dropUsageChunk: boolean
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** Whether the client itself set stream_options.include_usage. */
 export function clientAskedForUsage(request: RelayRequest): boolean {

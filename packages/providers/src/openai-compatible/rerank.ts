@@ -6,19 +6,14 @@
  * https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html#re-rank-api
  */
 import type { ParsedResponse, UpstreamError, UpstreamResponse } from '../adaptor.ts'
-import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
+import { countOf, isRecord } from '../shared/json.ts'
+import { localError, mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-const count = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined
 
 /** A rerank's usage: the tokens read (prompt tokens, else the total), none generated. */
 export function rerankUsage(raw: unknown): Usage | undefined {
   if (!isRecord(raw)) return undefined
-  const tokens = count(raw.prompt_tokens) ?? count(raw.input_tokens) ?? count(raw.total_tokens)
+  const tokens = countOf(raw.prompt_tokens) ?? countOf(raw.input_tokens) ?? countOf(raw.total_tokens)
   if (!tokens) return undefined
   return {
     promptTokens: tokens,
@@ -32,16 +27,11 @@ export function rerankUsage(raw: unknown): Usage | undefined {
 export function parseRerankResponse(response: UpstreamResponse): ParsedResponse | UpstreamError {
   const { status, headers, body } = response
   if (status < 200 || status >= 300) return mapUpstreamError(status, body, headers)
-  let json: unknown
-  try {
-    json = JSON.parse(body.toString('utf8'))
-  } catch {
-    return localError(502, 'unmarshal_response_body_failed', 'upstream returned invalid JSON', {
-      retryable: true,
-    })
-  }
-  if (isRecord(json) && isRecord(json.error)) return mapUpstreamError(status, body, headers)
-  if (!isRecord(json) || !Array.isArray(json.results)) {
+  const read = readJsonObject(body, 'invalid_upstream_response')
+  if (read.kind === 'error') return read
+  const json = read.json
+  if (isRecord(json.error)) return mapUpstreamError(status, body, headers)
+  if (!Array.isArray(json.results)) {
     return localError(502, 'invalid_upstream_response', 'upstream returned no results in its answer', {
       retryable: true,
       type: 'upstream_error',

@@ -3,13 +3,11 @@
  * upstream bytes untouched; only usage and (when usage is missing) the generated text are extracted.
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
+import { isRecord } from '../shared/json.ts'
 import { objectsHeldBy } from '../shared/json-scan.ts'
 import { localError, mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
 import { hasTokens, normaliseUsage, readUsageObject, UNREADABLE, type Usage } from '../shared/usage.ts'
 import { parseRerankResponse } from './rerank.ts'
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 export function headerValue(headers: UpstreamResponse['headers'], name: string): string {
   const value = headers[name]

@@ -8,9 +8,10 @@
  * https://replicate.com/docs/topics/predictions/streaming
  */
 import type { ChannelCredentials, RelayRequest, TaskPlan, TaskStep, UpstreamResponse } from '../adaptor.ts'
+import { isRecord } from '../shared/json.ts'
 import { localError } from '../shared/upstream-error.ts'
 import { apiBase, authorization } from './request.ts'
-import { isRecord, prediction, predictionFailure } from './response.ts'
+import { prediction, predictionFailure } from './response.ts'
 
 export const POLL_INTERVAL_MS = 3_000
 /** The create call's wait, then polls: a slow image model has three minutes in all. */

@@ -5,8 +5,7 @@
  * https://replicate.com/docs/topics/predictions/create-a-prediction
  */
 import type { ChannelCredentials, RelayRequest } from '../adaptor.ts'
-
-type Json = Record<string, unknown>
+import { isRecord, type Json } from '../shared/json.ts'
 
 export const REPLICATE_DEFAULT_BASE_URL = 'https://api.replicate.com'
 /** one-api's default for chat models that are given no limit. */
@@ -16,9 +15,6 @@ const DEFAULT_MAX_TOKENS = 500
  * in that one call; slower ones are polled afterwards.
  */
 export const PREFER_WAIT_SECONDS = 30
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** The API's origin: the channel's base URL without the `/v1/models/` one-api stored as its default. */
 export const apiBase = (channel: ChannelCredentials): string =>

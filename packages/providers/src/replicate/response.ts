@@ -5,13 +5,9 @@
  * https://replicate.com/docs/topics/predictions/lifecycle
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
+import { countOrZero, isRecord, type Json } from '../shared/json.ts'
 import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
-
-type Json = Record<string, unknown>
-
-export const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** A 2xx answer's prediction, or the error it is. */
 export function prediction(response: UpstreamResponse): { kind: 'prediction'; json: Json } | UpstreamError {
@@ -41,14 +37,11 @@ export function predictionFailure(json: Json): UpstreamError {
   })
 }
 
-const count = (value: unknown): number =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0
-
 /** Language models report their token counts in `metrics`; absent counts are made locally. */
 export function predictionUsage(metrics: unknown): Usage | undefined {
   if (!isRecord(metrics)) return undefined
-  const input = count(metrics.input_token_count)
-  const output = count(metrics.output_token_count)
+  const input = countOrZero(metrics.input_token_count)
+  const output = countOrZero(metrics.output_token_count)
   if (input + output === 0) return undefined
   return {
     promptTokens: input,

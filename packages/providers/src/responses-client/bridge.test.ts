@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { anthropicAdaptor } from '../anthropic/adaptor.ts'
 import { openAiCompatibleAdaptor } from '../openai-compatible/adaptor.ts'
+import type { Json } from '../shared/json.ts'
 import { fixtureLoader, splitEvery } from '../testing/fixtures.ts'
 import { schemaIssues } from '../testing/openai-schema.ts'
 import { jsonRelayRequest } from '../testing/relay-request.ts'
@@ -17,8 +18,6 @@ const openAiFixture = fixtureLoader(new URL('../openai-compatible/__fixtures__/'
 const anthropicFixture = fixtureLoader(new URL('../anthropic/__fixtures__/', import.meta.url))
 const bridge = responsesClientBridge(openAiCompatibleAdaptor)
 const channel = { type: 50, key: 'sk-upstream', baseUrl: 'https://upstream.example/v1' }
-
-type Json = Record<string, unknown>
 
 /** The RelayRequest the pipeline builds for a Responses client. */
 function responsesRequest(native: Json, mappedModel = String(native.model)) {

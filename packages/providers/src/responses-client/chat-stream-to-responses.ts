@@ -7,8 +7,8 @@
  * response.completed (or .incomplete, .failed) with the whole Response and its usage at the end.
  * Every event carries its sequence_number, counted from 0.
  */
-import { isRecord } from '../shared/chat-completion.ts'
 import { ChatStreamBridge } from '../shared/chat-stream-bridge.ts'
+import { isRecord, type Json } from '../shared/json.ts'
 import {
   finishStatus,
   functionCallItem,
@@ -19,8 +19,6 @@ import {
   responsesUsage,
   textPart,
 } from './response-object.ts'
-
-type Json = Record<string, unknown>
 
 /** The output item being streamed. */
 interface OpenItem {

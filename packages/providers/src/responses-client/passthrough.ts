@@ -16,14 +16,10 @@ import type {
   UpstreamResponse,
 } from '../adaptor.ts'
 import { buildUpstreamUrl, ChannelTypeId, resolveBaseUrl } from '../openai-compatible/request-url.ts'
+import { isRecord, type Json } from '../shared/json.ts'
 import { type SseEvent, SseParser } from '../shared/sse.ts'
-import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
+import { localError, mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
 import { normaliseUsage, type Usage } from '../shared/usage.ts'
-
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 const TEXT_CAP = 1 << 20
 
@@ -117,16 +113,11 @@ function outputText(output: unknown): string {
 function parseResponse(response: UpstreamResponse, request: RelayRequest): ParsedResponse | UpstreamError {
   const { status, headers, body } = response
   if (status < 200 || status >= 300) return mapUpstreamError(status, body, headers)
-  let json: unknown
-  try {
-    json = JSON.parse(body.toString('utf8'))
-  } catch {
-    return localError(502, 'unmarshal_response_body_failed', 'upstream returned invalid JSON', {
-      retryable: true,
-    })
-  }
-  if (!isRecord(json) || isRecord(json.error) || !Array.isArray(json.output)) {
-    if (isRecord(json) && isRecord(json.error)) return mapUpstreamError(status, body, headers)
+  const read = readJsonObject(body, 'invalid_upstream_response')
+  if (read.kind === 'error') return read
+  const json = read.json
+  if (isRecord(json.error)) return mapUpstreamError(status, body, headers)
+  if (!Array.isArray(json.output)) {
     return localError(502, 'invalid_upstream_response', 'upstream returned no output in its answer', {
       retryable: true,
       type: 'upstream_error',

@@ -3,12 +3,9 @@
  * client served by a channel that speaks chat completions.
  * https://platform.openai.com/docs/api-reference/responses/object
  */
+
+import { isRecord, type Json } from '../shared/json.ts'
 import type { Usage } from '../shared/usage.ts'
-
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** The Responses usage object: input and output tokens with their cached and reasoning parts. */
 export function responsesUsage(usage: Usage | undefined): Json {

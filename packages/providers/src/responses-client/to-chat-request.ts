@@ -4,10 +4,7 @@
  * the Responses API are sent.
  * https://platform.openai.com/docs/api-reference/responses/create
  */
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+import { isRecord, type Json } from '../shared/json.ts'
 
 /** A request the Responses API would refuse: the message for a 400. */
 export class InvalidResponsesRequest extends Error {

@@ -3,12 +3,9 @@
  * format answered, and the ParsedResponse the pipeline bills from.
  * https://platform.openai.com/docs/api-reference/chat/object
  */
-import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
-import { openAiUsageOf } from './chat-chunk-stream.ts'
-import { localError, mapUpstreamError } from './upstream-error.ts'
+import type { ParsedResponse, RelayRequest } from '../adaptor.ts'
+import { countOf, type Json } from './json.ts'
 import type { Usage } from './usage.ts'
-
-type Json = Record<string, unknown>
 
 export interface ToolCallAnswer {
   readonly id: string
@@ -26,8 +23,14 @@ export interface ChatAnswer {
   readonly usage: Usage | undefined
 }
 
-export const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+/** OpenAI's usage object with its three counts (for providers that report no cached or reasoning part). */
+export function openAiTokenCounts(usage: Usage): Json {
+  return {
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    total_tokens: usage.totalTokens,
+  }
+}
 
 /** The answer as an OpenAI chat completion, with the text to count when the usage is missing. */
 export function chatCompletionResponse(answer: ChatAnswer, request: RelayRequest): ParsedResponse {
@@ -51,7 +54,7 @@ export function chatCompletionResponse(answer: ChatAnswer, request: RelayRequest
     created: request.receivedAt ?? 0,
     model: answer.model || request.mappedModel,
     choices: [{ index: 0, message, logprobs: null, finish_reason: answer.finishReason }],
-    ...(answer.usage ? { usage: openAiUsageOf(answer.usage) } : {}),
+    ...(answer.usage ? { usage: openAiTokenCounts(answer.usage) } : {}),
   }
   const generated = [answer.text, answer.reasoning ?? '', ...tools.map((call) => call.name + call.arguments)]
   return {
@@ -65,10 +68,8 @@ export function chatCompletionResponse(answer: ChatAnswer, request: RelayRequest
 
 /** Usage from prompt and completion counts (the total is their sum when the provider gives none). */
 export function usageOf(prompt: unknown, completion: unknown, total?: unknown): Usage | undefined {
-  const count = (value: unknown) =>
-    typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined
-  const promptTokens = count(prompt)
-  const completionTokens = count(completion)
+  const promptTokens = countOf(prompt)
+  const completionTokens = countOf(completion)
   if (promptTokens === undefined && completionTokens === undefined) return undefined
   const sum = (promptTokens ?? 0) + (completionTokens ?? 0)
   return {
@@ -76,22 +77,6 @@ export function usageOf(prompt: unknown, completion: unknown, total?: unknown): 
     completionTokens: completionTokens ?? 0,
     cachedTokens: 0,
     reasoningTokens: 0,
-    totalTokens: count(total) ?? sum,
+    totalTokens: countOf(total) ?? sum,
   }
-}
-
-/** A 2xx body parsed as a JSON object, or the error the reply is. */
-export function jsonOf(response: UpstreamResponse): { kind: 'json'; json: Json } | UpstreamError {
-  const { status, headers, body } = response
-  if (status < 200 || status >= 300) return mapUpstreamError(status, body, headers)
-  try {
-    const json: unknown = JSON.parse(body.toString('utf8'))
-    if (isRecord(json)) return { kind: 'json', json }
-  } catch {
-    // answered below
-  }
-  return localError(502, 'unmarshal_response_body_failed', 'upstream returned invalid JSON', {
-    retryable: true,
-    type: 'upstream_error',
-  })
 }

@@ -7,10 +7,8 @@
  * https://platform.openai.com/docs/api-reference/chat-streaming
  */
 import type { RelayRequest, StreamTransformer } from '../adaptor.ts'
-import { isRecord } from './chat-completion.ts'
+import { isRecord, type Json } from './json.ts'
 import { type SseEvent, SseParser } from './sse.ts'
-
-type Json = Record<string, unknown>
 
 export abstract class ChatStreamBridge implements StreamTransformer {
   /** The last finish_reason the chat sent. */

@@ -2,8 +2,10 @@
  * Helpers for adaptors whose upstream takes a token obtained from the channel's key (see
  * Adaptor.credentialExchange).
  */
+
 import { createHash } from 'node:crypto'
 import type { UpstreamError, UpstreamResponse } from '../adaptor.ts'
+import { parseJsonObject } from './json.ts'
 import { extractErrorFields, localError } from './upstream-error.ts'
 
 /** A cache key for a credential: the channel type and a digest of the secret, never the secret. */
@@ -20,7 +22,7 @@ export function credentialCacheKey(type: number, secret: string): string {
 export function credentialExchangeError(response: UpstreamResponse): UpstreamError {
   const { status } = response
   const fields = extractErrorFields(status, response.body)
-  const json = parseObject(response.body)
+  const json = parseJsonObject(response.body)
   // OAuth's error shape: {"error": "invalid_grant", "error_description": "..."}.
   const code = typeof json?.error === 'string' ? json.error : fields.code
   const description = typeof json?.error_description === 'string' ? json.error_description : undefined
@@ -43,14 +45,5 @@ export function unusableChannelKey(message: string): UpstreamError {
   return {
     ...localError(401, 'invalid_channel_key', message, { type: 'authentication_error', retryable: true }),
     disableChannel: true,
-  }
-}
-
-function parseObject(body: Buffer): Record<string, unknown> | undefined {
-  try {
-    const value = JSON.parse(body.toString('utf8'))
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined
-  } catch {
-    return undefined
   }
 }

@@ -3,9 +3,7 @@
  * names the role, and a stream that fails after it has told the client nothing yet, so another
  * channel may still serve the request (see StreamTransformer.answered).
  */
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+import { isRecord } from './json.ts'
 
 /**
  * True for a chunk that only opens the answer: every choice's delta holds its role and nothing else

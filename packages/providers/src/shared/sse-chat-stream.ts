@@ -1,33 +1,60 @@
 /**
- * The frame of a stream transformer whose upstream sends JSON in server-sent events: it parses the
- * events, turns the upstream's comment lines into keep-alives, passes each event's JSON object to
- * onData (data that is not a JSON object is not an event of the API and is skipped), and leaves
- * the OpenAI chunks, the usage chunk and the one [DONE] to its ChatChunkWriter.
+ * The frame of a stream transformer whose upstream sends server-sent events: it parses the events,
+ * turns the upstream's comment lines into keep-alives (unless its comments are something else),
+ * passes each event's JSON object to onData (data that is not a JSON object is not an event of the
+ * API and is skipped; a subclass that reads other data overrides onEvent), and leaves the OpenAI
+ * chunks, the usage chunk and the one [DONE] to its ChatChunkWriter.
  */
 import type { RelayRequest } from '../adaptor.ts'
 import { ChatChunkWriter, ChatWriterStream } from './chat-chunks.ts'
-import { isRecord } from './chat-completion.ts'
+import { openAiTokenCounts } from './chat-completion.ts'
+import { type Json, parseJsonObject } from './json.ts'
 import { type SseEvent, SseParser } from './sse.ts'
 import type { Usage } from './usage.ts'
 
-type Json = Record<string, unknown>
+/** A tool call piece as OpenAI-like upstreams stream it: the id and name first, then arguments. */
+export interface StreamedToolCall {
+  readonly index: number
+  readonly id?: string
+  readonly name?: string
+  readonly arguments?: string
+}
 
 export abstract class SseChatStream extends ChatWriterStream {
-  private readonly parser = new SseParser(
-    (event) => this.onEvent(event),
-    () => this.writer.keepAlive(),
-  )
+  private readonly parser: SseParser
 
-  constructor(request: RelayRequest, usageOf?: (usage: Usage) => Json) {
+  /**
+   * `usageOf` writes the usage chunk's object (a provider may add its own counts to OpenAI's);
+   * `keepAlives` false: the upstream's comment lines are something else, and dropped.
+   */
+  constructor(request: RelayRequest, usageOf?: (usage: Usage) => Json, keepAlives = true) {
     super(new ChatChunkWriter(request, usageOf))
+    this.parser = new SseParser(
+      (event) => this.onEvent(event),
+      keepAlives ? () => this.writer.keepAlive() : undefined,
+    )
   }
 
   /** One event's JSON object (and the event itself, for its name and raw data). */
   protected abstract onData(data: Json, event: SseEvent): void
 
+  /** One event of the upstream's stream; by default its data read as a JSON object for onData. */
+  protected onEvent(event: SseEvent): void {
+    const data = parseJsonObject(event.data)
+    if (data) this.onData(data, event)
+  }
+
   /** The upstream's end without its end marker, when the relay deems the answer complete. */
   protected onUpstreamEnd(): void {
     this.writer.close()
+  }
+
+  /** A streamed tool call piece: its opening (with what came of its arguments) or more arguments. */
+  protected toolCallPiece(call: StreamedToolCall): void {
+    const args = call.arguments ?? ''
+    if (call.id === undefined && call.name === undefined) this.writer.toolArguments(call.index, args)
+    else if (args === '') this.writer.toolStart(call.index, call.id ?? '', call.name ?? '')
+    else this.writer.toolCall(call.index, call.id ?? '', call.name ?? '', args)
   }
 
   push(chunk: Buffer): string {
@@ -40,14 +67,25 @@ export abstract class SseChatStream extends ChatWriterStream {
     if (complete) this.onUpstreamEnd()
     return this.writer.take()
   }
+}
 
-  private onEvent(event: SseEvent): void {
-    let data: unknown
-    try {
-      data = JSON.parse(event.data)
-    } catch {
-      return // not an event of the API
-    }
-    if (isRecord(data)) this.onData(data, event)
+/**
+ * For upstreams whose stream ends the answer: `[DONE]` data (where they send it) and the end the
+ * relay deems complete both end it, with the usage chunk (three counts) the client asked for. The
+ * chunks' id is `chatcmpl-<time>` until the upstream names its own.
+ */
+export abstract class EndingSseChatStream extends SseChatStream {
+  constructor(request: RelayRequest) {
+    super(request, openAiTokenCounts)
+    this.writer.id = `chatcmpl-${request.receivedAt ?? 0}`
+  }
+
+  protected override onEvent(event: SseEvent): void {
+    if (event.data === '[DONE]') this.writer.end()
+    else super.onEvent(event)
+  }
+
+  protected override onUpstreamEnd(): void {
+    this.writer.end()
   }
 }

@@ -5,9 +5,7 @@
  * https://platform.openai.com/docs/guides/error-codes
  */
 import type { UpstreamError, UpstreamResponse } from '../adaptor.ts'
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+import { isRecord, type Json } from './json.ts'
 
 const nonEmptyString = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value : undefined
@@ -242,11 +240,13 @@ export function toOpenAiErrorBody(error: ErrorFields, messageSuffix = ''): strin
 
 /**
  * An upstream's answer body read as a JSON object; anything else (invalid JSON, an array, a bare
- * value) is the upstream's fault and answered 502, tried on another channel.
+ * value) is the upstream's fault and answered 502, tried on another channel. `notObjectCode` is the
+ * error code for JSON that is not an object (the client-API bridges say invalid_upstream_response).
  */
 export function readJsonObject(
   body: Buffer,
-): { kind: 'json'; json: Record<string, unknown> } | UpstreamError {
+  notObjectCode = 'unmarshal_response_body_failed',
+): { kind: 'json'; json: Json } | UpstreamError {
   let json: unknown
   try {
     json = JSON.parse(body.toString('utf8'))
@@ -255,10 +255,15 @@ export function readJsonObject(
       retryable: true,
     })
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    return localError(502, 'unmarshal_response_body_failed', 'upstream returned an unexpected body', {
-      retryable: true,
-    })
+  if (!isRecord(json)) {
+    return localError(502, notObjectCode, 'upstream returned an unexpected body', { retryable: true })
   }
-  return { kind: 'json', json: json as Record<string, unknown> }
+  return { kind: 'json', json }
+}
+
+/** A 2xx answer's body as a JSON object, or the error the answer is (its status, or its body). */
+export function readAnswerJson(response: UpstreamResponse): { kind: 'json'; json: Json } | UpstreamError {
+  const { status, headers, body } = response
+  if (status < 200 || status >= 300) return mapUpstreamError(status, body, headers)
+  return readJsonObject(body)
 }

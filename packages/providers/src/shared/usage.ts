@@ -1,3 +1,4 @@
+import { countOf, isRecord } from './json.ts'
 import { isJsonWhitespace, objectEnd } from './json-scan.ts'
 
 /**
@@ -32,21 +33,15 @@ export interface Usage {
   readonly completionMissing?: true
 }
 
-const count = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
 const detail = (details: unknown, field: string): number =>
-  isRecord(details) ? (count(details[field]) ?? 0) : 0
+  isRecord(details) ? (countOf(details[field]) ?? 0) : 0
 
 /** Reads an upstream usage object; undefined when it is absent or carries no token counts at all. */
 export function normaliseUsage(raw: unknown): Usage | undefined {
   if (!isRecord(raw)) return undefined
-  const prompt = count(raw.prompt_tokens) ?? count(raw.input_tokens)
-  const completion = count(raw.completion_tokens) ?? count(raw.output_tokens)
-  const total = count(raw.total_tokens)
+  const prompt = countOf(raw.prompt_tokens) ?? countOf(raw.input_tokens)
+  const completion = countOf(raw.completion_tokens) ?? countOf(raw.output_tokens)
+  const total = countOf(raw.total_tokens)
   if (prompt === undefined && completion === undefined && total === undefined) return undefined
   // A count left out follows from the total when the other one is there (embeddings report only
   // prompt_tokens and total_tokens); otherwise it is marked missing, never read as 0.

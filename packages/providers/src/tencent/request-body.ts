@@ -4,9 +4,7 @@
  * https://cloud.tencent.com/document/api/1729/105701
  */
 import { withSystemPrompt } from '../openai-compatible/request-body.ts'
-import { isRecord } from '../shared/chat-completion.ts'
-
-type Json = Record<string, unknown>
+import { isRecord, type Json } from '../shared/json.ts'
 
 function contents(parts: unknown[]): Json[] {
   const result: Json[] = []

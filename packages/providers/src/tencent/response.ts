@@ -6,11 +6,10 @@
  * https://cloud.tencent.com/document/api/1729/101842 (common error codes)
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
-import { chatCompletionResponse, isRecord, jsonOf, usageOf } from '../shared/chat-completion.ts'
-import { mapUpstreamError } from '../shared/upstream-error.ts'
+import { chatCompletionResponse, usageOf } from '../shared/chat-completion.ts'
+import { isRecord, type Json } from '../shared/json.ts'
+import { mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
-
-type Json = Record<string, unknown>
 
 /** Hunyuan's FinishReason: `sensitive` (stopped by moderation) is OpenAI's content_filter. */
 export function hunyuanFinishReason(reason: unknown): string | null {
@@ -50,7 +49,7 @@ export function hunyuanError(error: Json, response: UpstreamResponse): UpstreamE
 
 /** The `Response` of a Hunyuan reply, or the error it is (a 2xx carrying Response.Error included). */
 export function hunyuanResponse(response: UpstreamResponse): { kind: 'json'; json: Json } | UpstreamError {
-  const parsed = jsonOf({ ...response, status: 200 })
+  const parsed = readJsonObject(response.body)
   if (parsed.kind === 'error')
     return response.status >= 300
       ? mapUpstreamError(response.status, response.body, response.headers)

@@ -4,40 +4,31 @@
  * (Hunyuan sends no `[DONE]`). An error arrives as `{"Response":{"Error":...}}`.
  * https://cloud.tencent.com/document/api/1729/105701
  */
-import { ChatChunkStream } from '../shared/chat-chunk-stream.ts'
-import { isRecord } from '../shared/chat-completion.ts'
+
+import { isRecord, type Json } from '../shared/json.ts'
 import type { SseEvent } from '../shared/sse.ts'
+import { EndingSseChatStream } from '../shared/sse-chat-stream.ts'
 import { hunyuanError, hunyuanFinishReason, hunyuanUsage } from './response.ts'
 
-export class HunyuanStream extends ChatChunkStream {
-  protected onEvent(event: SseEvent): void {
-    if (event.data === '[DONE]') {
-      this.complete()
-      return
-    }
-    let json: unknown
-    try {
-      json = JSON.parse(event.data)
-    } catch {
-      return // not an event of the API
-    }
-    if (!isRecord(json)) return
+export class HunyuanStream extends EndingSseChatStream {
+  protected onData(json: Json, event: SseEvent): void {
     const error = isRecord(json.Response) ? json.Response.Error : json.Error
     if (isRecord(error)) {
-      this.fail(hunyuanError(error, { status: 200, headers: {}, body: Buffer.from(event.data) }))
+      this.writer.error(hunyuanError(error, { status: 200, headers: {}, body: Buffer.from(event.data) }))
       return
     }
-    if (typeof json.Id === 'string') this.id = json.Id
-    this.setUsage(hunyuanUsage(json.Usage))
+    if (typeof json.Id === 'string') this.writer.id = json.Id
+    this.writer.usage = hunyuanUsage(json.Usage) ?? this.writer.usage
     const choice = Array.isArray(json.Choices) && isRecord(json.Choices[0]) ? json.Choices[0] : {}
     const delta = isRecord(choice.Delta) ? choice.Delta : {}
-    if (typeof delta.ReasoningContent === 'string') this.text(delta.ReasoningContent, 'reasoning_content')
-    if (typeof delta.Content === 'string') this.text(delta.Content)
+    if (typeof delta.ReasoningContent === 'string')
+      this.writer.text('reasoning_content', delta.ReasoningContent)
+    if (typeof delta.Content === 'string') this.writer.text('content', delta.Content)
     if (Array.isArray(delta.ToolCalls)) {
       for (const [position, call] of delta.ToolCalls.entries()) {
         if (!isRecord(call)) continue
         const fn = isRecord(call.Function) ? call.Function : {}
-        this.toolCall({
+        this.toolCallPiece({
           index: typeof call.Index === 'number' ? call.Index : position,
           id: typeof call.Id === 'string' ? call.Id : undefined,
           name: typeof fn.Name === 'string' ? fn.Name : undefined,
@@ -47,8 +38,8 @@ export class HunyuanStream extends ChatChunkStream {
     }
     const reason = hunyuanFinishReason(choice.FinishReason)
     if (reason) {
-      this.finishReason(reason)
-      this.complete()
+      this.writer.finishReason(reason)
+      this.writer.end()
     }
   }
 }

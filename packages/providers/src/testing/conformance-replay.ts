@@ -11,6 +11,7 @@ import type {
   UpstreamError,
   UpstreamRequest,
 } from '../adaptor.ts'
+import type { Json } from '../shared/json.ts'
 import { splitEvery } from './fixtures.ts'
 import { schemaIssues } from './openai-schema.ts'
 
@@ -19,8 +20,6 @@ export interface RecordedReply {
   readonly headers?: Record<string, string>
   readonly body: Buffer
 }
-
-type Json = Record<string, unknown>
 
 export const build = (
   adaptor: Adaptor,

@@ -18,6 +18,7 @@ import type {
 import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
 import { isLastFrame, readFrame, requestFrame } from './frames.ts'
+import { type SparkFunctionCall, toolCallOf } from './functions.ts'
 import { parseSparkKey, signedSparkUrl } from './signed-url.ts'
 import { SparkToOpenAiStream } from './stream.ts'
 import { sparkDomain, sparkPath, sparkVersion } from './versions.ts'
@@ -62,15 +63,17 @@ function parseResponse(response: UpstreamResponse, request: RelayRequest): Parse
   let content = ''
   let usage: Usage | undefined
   let id = 'chatcmpl-spark'
+  const calls: SparkFunctionCall[] = []
   for (const line of response.body.toString('utf8').split('\n')) {
     const frame = readFrame(line)
     if (!frame) continue
     if (frame.error) return frame.error
     content += frame.content
+    calls.push(...frame.functionCalls)
     if (frame.usage) usage = frame.usage
     if (frame.sid) id = frame.sid
   }
-  if (content === '' && !usage) {
+  if (content === '' && calls.length === 0 && !usage) {
     return localError(502, 'xunfei_empty_response_detected', 'the upstream answered nothing', {
       retryable: true,
       type: 'upstream_error',
@@ -84,9 +87,17 @@ function parseResponse(response: UpstreamResponse, request: RelayRequest): Parse
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content, refusal: null },
+        message: {
+          role: 'assistant',
+          // OpenAI's answer that calls tools has no content unless the model also wrote some.
+          content: calls.length > 0 && content === '' ? null : content,
+          refusal: null,
+          ...(calls.length > 0
+            ? { tool_calls: calls.map((call, index) => toolCallOf(call, id, index)) }
+            : {}),
+        },
         logprobs: null,
-        finish_reason: 'stop',
+        finish_reason: calls.length > 0 ? 'tool_calls' : 'stop',
       },
     ],
     ...(usage
@@ -103,7 +114,7 @@ function parseResponse(response: UpstreamResponse, request: RelayRequest): Parse
     kind: 'response',
     body: Buffer.from(JSON.stringify(completion)),
     usage,
-    completionText: usage ? undefined : content,
+    completionText: usage ? undefined : content + calls.map((call) => call.arguments).join(''),
   }
 }
 

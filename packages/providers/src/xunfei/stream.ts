@@ -1,13 +1,15 @@
 /**
  * Spark answer frames (one per line, as the pipeline's WebSocket transport hands them on) as an
- * OpenAI chat completion stream: each frame's text a content chunk; the last frame (status 2) the
- * finish, the usage and `[DONE]`; an error frame the stream's error.
+ * OpenAI chat completion stream: each frame's text a content chunk, each function call a tool call
+ * chunk; the last frame (status 2) the finish, the usage and `[DONE]`; an error frame the stream's
+ * error.
  */
 import type { RelayRequest, StreamTransformer, UpstreamError } from '../adaptor.ts'
 import { DONE_EVENT } from '../shared/openai-stream.ts'
 import { toOpenAiErrorBody } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
 import { readFrame } from './frames.ts'
+import { type SparkFunctionCall, toolCallOf } from './functions.ts'
 
 const TEXT_CAP = 1 << 20
 const LINE_FEED = 0x0a
@@ -25,6 +27,8 @@ export class SparkToOpenAiStream implements StreamTransformer {
   private id = 'chatcmpl-spark'
   private roleSent = false
   private doneSent = false
+  /** Tool calls sent so far: their index in the answer. */
+  private toolCalls = 0
 
   constructor(private readonly request: RelayRequest) {}
 
@@ -75,12 +79,25 @@ export class SparkToOpenAiStream implements StreamTransformer {
       this.answered = true
       this.emit({ content: frame.content }, null)
     }
+    for (const call of frame.functionCalls) this.emitToolCall(call)
     if (frame.status === 2) this.end()
+  }
+
+  /** A function call, whole in one chunk (Spark sends it in one frame). */
+  private emitToolCall(call: SparkFunctionCall): void {
+    const index = this.toolCalls
+    this.toolCalls += 1
+    this.completionTextLength += call.arguments.length
+    if (this.completionText.length < TEXT_CAP) {
+      this.completionText += call.arguments.slice(0, TEXT_CAP - this.completionText.length)
+    }
+    this.answered = true
+    this.emit({ tool_calls: [{ index, ...toolCallOf(call, this.id, index) }] }, null)
   }
 
   private end(): void {
     this.answered = true
-    this.emit({}, 'stop')
+    this.emit({}, this.toolCalls > 0 ? 'tool_calls' : 'stop')
     if (this.request.clientWantsUsage && this.usage) {
       const usage = {
         prompt_tokens: this.usage.promptTokens,

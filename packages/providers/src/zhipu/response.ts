@@ -4,8 +4,9 @@
  * https://open.bigmodel.cn/dev/api/error-code/service-error
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
-import { chatCompletionResponse, isRecord, jsonOf, type ToolCallAnswer } from '../shared/chat-completion.ts'
-import { extractErrorFields, localError, mapUpstreamError } from '../shared/upstream-error.ts'
+import { chatCompletionResponse, type ToolCallAnswer } from '../shared/chat-completion.ts'
+import { isRecord } from '../shared/json.ts'
+import { extractErrorFields, localError, mapUpstreamError, readAnswerJson } from '../shared/upstream-error.ts'
 import { normaliseUsage } from '../shared/usage.ts'
 
 /**
@@ -44,7 +45,7 @@ export function parseZhipuChat(
   request: RelayRequest,
 ): ParsedResponse | UpstreamError {
   if (response.status < 200 || response.status >= 300) return zhipuError(response)
-  const parsed = jsonOf(response)
+  const parsed = readAnswerJson(response)
   if (parsed.kind === 'error') return parsed
   const { json } = parsed
   if (isRecord(json.error)) return zhipuError({ ...response, status: 500 })

@@ -3,42 +3,33 @@
  * finish reason and carry the usage on the last chunk, which also has the last choice.
  * https://open.bigmodel.cn/dev/howuse/streaming
  */
-import { ChatChunkStream } from '../shared/chat-chunk-stream.ts'
-import { isRecord } from '../shared/chat-completion.ts'
+
+import { isRecord, type Json } from '../shared/json.ts'
 import type { SseEvent } from '../shared/sse.ts'
+import { EndingSseChatStream } from '../shared/sse-chat-stream.ts'
 import { mapUpstreamError } from '../shared/upstream-error.ts'
 import { normaliseUsage } from '../shared/usage.ts'
 import { zhipuFinishReason } from './response.ts'
 
-export class ZhipuStream extends ChatChunkStream {
-  protected onEvent(event: SseEvent): void {
-    if (event.data === '[DONE]') {
-      this.complete()
-      return
-    }
-    let json: unknown
-    try {
-      json = JSON.parse(event.data)
-    } catch {
-      return // not an event of the API
-    }
-    if (!isRecord(json)) return
+export class ZhipuStream extends EndingSseChatStream {
+  protected onData(json: Json, event: SseEvent): void {
     if (isRecord(json.error)) {
-      this.fail(mapUpstreamError(200, event.data))
+      this.writer.error(mapUpstreamError(200, event.data))
       return
     }
-    if (typeof json.id === 'string') this.id = json.id
-    if (typeof json.model === 'string') this.model = json.model
-    this.setUsage(normaliseUsage(json.usage))
+    if (typeof json.id === 'string') this.writer.id = json.id
+    if (typeof json.model === 'string') this.writer.model = json.model
+    this.writer.usage = normaliseUsage(json.usage) ?? this.writer.usage
     const choice = Array.isArray(json.choices) && isRecord(json.choices[0]) ? json.choices[0] : {}
     const delta = isRecord(choice.delta) ? choice.delta : {}
-    if (typeof delta.reasoning_content === 'string') this.text(delta.reasoning_content, 'reasoning_content')
-    if (typeof delta.content === 'string') this.text(delta.content)
+    if (typeof delta.reasoning_content === 'string')
+      this.writer.text('reasoning_content', delta.reasoning_content)
+    if (typeof delta.content === 'string') this.writer.text('content', delta.content)
     if (Array.isArray(delta.tool_calls)) {
       for (const [position, call] of delta.tool_calls.entries()) {
         if (!isRecord(call)) continue
         const fn = isRecord(call.function) ? call.function : {}
-        this.toolCall({
+        this.toolCallPiece({
           index: typeof call.index === 'number' ? call.index : position,
           id: typeof call.id === 'string' ? call.id : undefined,
           name: typeof fn.name === 'string' ? fn.name : undefined,
@@ -47,6 +38,6 @@ export class ZhipuStream extends ChatChunkStream {
       }
     }
     const reason = zhipuFinishReason(choice.finish_reason)
-    if (reason) this.finishReason(reason)
+    if (reason) this.writer.finishReason(reason)
   }
 }

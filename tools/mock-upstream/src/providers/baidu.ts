@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
 import { sendJson } from '../errors.ts'
 import type { FaultPlan } from '../faults.ts'
+import type { Json } from '../json.ts'
 import { writeStream } from '../stream-writer.ts'
 import { completionPieces, generatedText, piece } from '../usage-rules.ts'
 import { BAIDU_KEYS } from './credentials.ts'
@@ -64,7 +65,6 @@ export function handleBaiduToken(response: ServerResponse, query: URLSearchParam
   )
 }
 
-type Json = Record<string, unknown>
 const words = (text: unknown): number =>
   typeof text === 'string' && text.trim() !== '' ? text.trim().split(/\s+/).length : 0
 

@@ -8,13 +8,13 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
 import { sendJson } from '../errors.ts'
 import type { FaultPlan } from '../faults.ts'
+import type { Json } from '../json.ts'
 import { writeStream } from '../stream-writer.ts'
 import { completionPieces, generatedText, piece } from '../usage-rules.ts'
 import { COZE_TOKENS } from './credentials.ts'
 import type { Refusal } from './zhipu.ts'
 
 const tokens = new Set(COZE_TOKENS)
-type Json = Record<string, unknown>
 
 export function refuseCozeAuth(headers: IncomingHttpHeaders): Refusal | undefined {
   const token = headers.authorization?.replace(/^Bearer\s+/i, '')

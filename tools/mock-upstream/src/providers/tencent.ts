@@ -10,6 +10,7 @@ import { createHash, createHmac, randomUUID } from 'node:crypto'
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
 import { sendJson } from '../errors.ts'
 import type { FaultPlan } from '../faults.ts'
+import type { Json } from '../json.ts'
 import { writeStream } from '../stream-writer.ts'
 import { completionPieces, generatedText, piece } from '../usage-rules.ts'
 import { TENCENT_KEYS } from './credentials.ts'
@@ -20,8 +21,6 @@ const secretKeys = new Map(
 )
 const MAX_SKEW_SECONDS = 300
 const NOTE = '以上内容为AI生成，不代表开发者立场，请勿删除或修改本标记'
-
-type Json = Record<string, unknown>
 
 export function tencentError(code: string, message: string): Refusal {
   return {

@@ -62,8 +62,8 @@ const byKey =
     String(a[key]) < String(b[key]) ? -1 : 1
 
 /**
- * The administrator's models, channels and users for a period (read from the narrower tables and
- * the 7-day blocks) equal the sums of the finest rows (usage_daily) of the period and filter.
+ * The administrator's models, channels and users for a period (read from the narrower day tables)
+ * equal the sums of the finest rows (usage_daily) of the period and filter.
  */
 async function expectAsFinestRows(
   server: TestApp,
@@ -293,9 +293,8 @@ describe.each(testDialects())('usage dashboards on %s', (dialect) => {
     expect(nobody.users).toEqual([])
   })
 
-  it('ranks models, channels and users as the finest rows sum up, for every period length', async () => {
-    // Periods of 1 to 31 days ending today: with and without whole 7-day blocks, cut at every weekday.
-    for (let days = 1; days <= 31; days++) {
+  it('ranks models, channels and users as the finest rows sum up, for short and long periods', async () => {
+    for (const days of [1, 7, 31]) {
       await expectAsFinestRows(server, admin, TODAY - days + 1, `?start_timestamp=${at(days - 1)}`)
     }
     await expectAsFinestRows(server, admin, TODAY - 30, `?start_timestamp=${at(30)}&model_name=gpt-a`, {

@@ -1,16 +1,7 @@
 import type { DashboardUsage } from '@one-api/contracts/dashboard'
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely'
 import type { LogSchema } from '../schema.ts'
-import {
-  BLOCK_DAYS,
-  BLOCK_TABLES,
-  type BlockTableName,
-  blockStart,
-  COUNT_COLUMNS,
-  type LogUsageSchema,
-  type UsageTableName,
-  withUsage,
-} from './usage-rollups.ts'
+import { type LogUsageSchema, type UsageTableName, withUsage } from './usage-rollups.ts'
 
 /**
  * Reads of the usage tables (usage-rollups.ts) for the dashboards; none reads the logs. Each
@@ -19,8 +10,7 @@ import {
  * the users of a model on a channel; usage_daily_totals, usage_daily_models and
  * usage_daily_channel_totals for the unfiltered days, models and channels;
  * usage_daily_channels for every other day, model and channel figure; usage_daily_users,
- * usage_daily_model_users or usage_daily_channel_users for the users, with their twins by 7-day
- * block (usage_weekly_*) for the whole blocks of a period. The groupings come whole
+ * usage_daily_model_users or usage_daily_channel_users for the users. The groupings come whole
  * (the dashboard adds the cached finished days to today's and ranks them); bench/dashboard
  * measures them.
  */
@@ -147,42 +137,14 @@ export async function usageByChannel(db: Kysely<LogSchema>, filter: UsageFilter)
   return new Map(rows.map((row) => [Number(row.channel_id), toUsage(row as Summed)]))
 }
 
-/** The filter's user rows of `table`, with the columns the per-user sums need. */
-function userRows(db: Kysely<LogSchema>, table: UsageTableName, filter: UsageFilter) {
-  return filtered(db, table, filter).select(['user_id', ...COUNT_COLUMNS])
-}
-
-/**
- * The filter's usage of every user. A daily user table's twin by 7-day block answers the whole
- * blocks of the period, the daily table the days before and after them, summed in one statement.
- */
+/** The filter's usage of every user. */
 export async function usageByUser(db: Kysely<LogSchema>, filter: UsageFilter) {
-  const source = byUserSource(filter)
-  const blocks = BLOCK_OF_DAILY[source]
-  const firstBlock = Math.ceil(filter.firstDay / BLOCK_DAYS) * BLOCK_DAYS
-  const afterBlocks = blockStart(filter.lastDay + 1)
-  let from = filtered(db, source, filter)
-  if (blocks && firstBlock < afterBlocks) {
-    let parts = userRows(db, blocks, { ...filter, firstDay: firstBlock, lastDay: afterBlocks - BLOCK_DAYS })
-    if (filter.firstDay < firstBlock) {
-      parts = parts.unionAll(userRows(db, source, { ...filter, lastDay: firstBlock - 1 }))
-    }
-    if (afterBlocks <= filter.lastDay) {
-      parts = parts.unionAll(userRows(db, source, { ...filter, firstDay: afterBlocks }))
-    }
-    from = withUsage(db).selectFrom(parts.as('parts')) as unknown as UsageQuery
-  }
-  const rows = await from
+  const rows = await filtered(db, byUserSource(filter), filter)
     .select(['user_id', ...USAGE_SUMS])
     .groupBy('user_id')
     .execute()
   return new Map(rows.map((row) => [Number(row.user_id), toUsage(row as Summed)]))
 }
-
-/** Each daily user table's twin by 7-day block. */
-const BLOCK_OF_DAILY: Partial<Record<UsageTableName, BlockTableName>> = Object.fromEntries(
-  Object.entries(BLOCK_TABLES).map(([blocks, daily]) => [daily, blocks]),
-)
 
 /**
  * The version of each day from firstDay to lastDay (usage_daily_totals), -1 for a day without a

@@ -71,8 +71,8 @@ export abstract class SseChatStream extends ChatWriterStream {
 
 /**
  * For upstreams whose stream ends the answer: `[DONE]` data (where they send it) and the end the
- * relay deems complete both end it, with the usage chunk (three counts) the client asked for. The
- * chunks' id is `chatcmpl-<time>` until the upstream names its own.
+ * relay deems complete both end it, with the usage chunk (three counts) the client asked for, and
+ * what comes after is not read. The chunks' id is `chatcmpl-<time>` until the upstream names its own.
  */
 export abstract class EndingSseChatStream extends SseChatStream {
   constructor(request: RelayRequest) {
@@ -81,6 +81,7 @@ export abstract class EndingSseChatStream extends SseChatStream {
   }
 
   protected override onEvent(event: SseEvent): void {
+    if (this.writer.ended) return
     if (event.data === '[DONE]') this.writer.end()
     else super.onEvent(event)
   }

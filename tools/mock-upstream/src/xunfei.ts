@@ -11,7 +11,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { type WebSocket, WebSocketServer } from 'ws'
-import { isRecord, type Json } from './json.ts'
+import { isRecord } from './json.ts'
 import { DEFAULT_CHUNKS, piece, promptTokensOf } from './usage-rules.ts'
 
 /** A Spark key the mock always accepts (`APPID|APISecret|APIKey`), besides those given as apiKeys. */

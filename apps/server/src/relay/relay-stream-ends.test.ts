@@ -35,10 +35,7 @@ describe.each(testDialects())('stream beginnings and ends on %s', (dialect) => {
 
   beforeAll(async () => {
     fixture = await RelayFixture.start(dialect, { RELAY_TIMEOUT: '2' })
-    await fixture.setPrices(
-      Object.fromEntries(MODELS.map((model) => [model, 1])),
-      Object.fromEntries(MODELS.map((model) => [model, 1])),
-    )
+    await fixture.priceModels(MODELS, 1)
     await fixture.setOption('RetryTimes', 1)
     clientKey = (await fixture.createToken()).key
     client = fixture.openai(clientKey)

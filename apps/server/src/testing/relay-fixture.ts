@@ -141,6 +141,12 @@ export class RelayFixture {
     await this.setOption('CompletionRatio', JSON.stringify(completionRatios))
   }
 
+  /** Prices each of `models` at one model ratio and one completion ratio. */
+  async priceModels(models: readonly string[], modelRatio: number, completionRatio = 1): Promise<void> {
+    const each = (ratio: number) => Object.fromEntries(models.map((model) => [model, ratio]))
+    await this.setPrices(each(modelRatio), each(completionRatio))
+  }
+
   /** A token of the user signed in on `client` (root when omitted), unlimited unless said otherwise. */
   async createToken(fields: TokenFields = {}, client: ApiClient = this.root): Promise<CreatedToken> {
     const body = {

@@ -7,7 +7,6 @@ import { ChannelType } from '@one-api/contracts/channel-types'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readChatStream } from '../testing/chat-stream.ts'
-import { eventually } from '../testing/eventually.ts'
 import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -152,14 +151,7 @@ describe.each(testDialects())('Anthropic channels through the gateway on %s', (d
     const completion = await client.chat.completions.create(ask(BAD_KEY))
     expect(upstreamCalls('sk-ant-refused')).toHaveLength(1)
     expect(completion.choices[0]!.message.content).toBe('Hello from the mock upstream')
-    await eventually(async () => {
-      const row = await fixture.db
-        .selectFrom('channels')
-        .select('status')
-        .where('key', '=', 'sk-ant-refused')
-        .executeTakeFirstOrThrow()
-      return row.status === 3
-    })
+    await fixture.waitUntilAutoDisabled('key', 'sk-ant-refused')
     fixture.mock.clearFaults()
   })
 })

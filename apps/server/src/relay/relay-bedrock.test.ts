@@ -11,7 +11,6 @@ import { MOCK_AWS_CREDENTIALS } from '@one-api/mock-upstream'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readChatStream } from '../testing/chat-stream.ts'
-import { eventually } from '../testing/eventually.ts'
 import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -217,13 +216,6 @@ describe.each(testDialects())('AWS Bedrock channels through the gateway on %s', 
     const completion = await client.chat.completions.create(ask(BAD_KEY))
     expect(completion.choices[0]!.message.content).toBe(GENERATED)
     expect(signedWith(ACCESS_KEY).length).toBe(refusedBefore + 1)
-    await eventually(async () => {
-      const row = await fixture.db
-        .selectFrom('channels')
-        .select('status')
-        .where('key', '=', `${ACCESS_KEY}|not-the-secret|us-east-1`)
-        .executeTakeFirstOrThrow()
-      return row.status === 3
-    })
+    await fixture.waitUntilAutoDisabled('key', `${ACCESS_KEY}|not-the-secret|us-east-1`)
   })
 })

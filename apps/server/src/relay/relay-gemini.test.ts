@@ -8,7 +8,6 @@ import { ChannelType } from '@one-api/contracts/channel-types'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readChatStream } from '../testing/chat-stream.ts'
-import { eventually } from '../testing/eventually.ts'
 import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -170,14 +169,7 @@ describe.each(testDialects())('Gemini channels through the gateway on %s', (dial
     const completion = await client.chat.completions.create(ask(BAD_KEY))
     expect(upstreamCalls('AIza-refused')).toHaveLength(1)
     expect(completion.choices[0]!.message.content).toBe('Hello from the mock upstream')
-    await eventually(async () => {
-      const row = await fixture.db
-        .selectFrom('channels')
-        .select('status')
-        .where('key', '=', 'AIza-refused')
-        .executeTakeFirstOrThrow()
-      return row.status === 3
-    })
+    await fixture.waitUntilAutoDisabled('key', 'AIza-refused')
     fixture.mock.clearFaults()
   })
 

@@ -12,7 +12,6 @@ import { testServiceAccount } from '@one-api/providers/testing/service-account'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readChatStream } from '../testing/chat-stream.ts'
-import { eventually } from '../testing/eventually.ts'
 import { REQUEST_ID, RelayFixture } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -224,13 +223,6 @@ describe.each(testDialects())('Vertex AI channels through the gateway on %s', (d
     expect(completion.choices[0]!.message.content).toBe(GENERATED)
     // Without a token, Vertex itself was never called.
     expect(vertexCalls('refused-project')).toHaveLength(0)
-    await eventually(async () => {
-      const row = await fixture.db
-        .selectFrom('channels')
-        .select('status')
-        .where('models', '=', REFUSED)
-        .executeTakeFirstOrThrow()
-      return row.status === 3
-    })
+    await fixture.waitUntilAutoDisabled('models', REFUSED)
   })
 })

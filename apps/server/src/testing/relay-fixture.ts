@@ -3,6 +3,7 @@ import { ChannelType } from '@one-api/contracts/channel-types'
 import { type MockUpstream, type RecordedRequest, startMockUpstream } from '@one-api/mock-upstream'
 import OpenAI from 'openai'
 import { expect } from 'vitest'
+import { eventually } from './eventually.ts'
 import { ApiClient, registerAndLogin } from './http-client.ts'
 import { ROOT_PASSWORD, startTestApp, type TestApp } from './test-app.ts'
 import type { TestDialect } from './test-databases.ts'
@@ -197,6 +198,18 @@ export class RelayFixture {
     const primary = await this.addChannel({ models: [model], key: primaryKey, priority: 10 })
     const backup = await this.addChannel({ models: [model], key: backupKey, priority: 0 })
     return { primary, backup, primaryKey, backupKey }
+  }
+
+  /** Waits until the channel whose `column` is `value` is disabled automatically (status 3). */
+  async waitUntilAutoDisabled(column: 'key' | 'models', value: string): Promise<void> {
+    await eventually(async () => {
+      const row = await this.db
+        .selectFrom('channels')
+        .select('status')
+        .where(column, '=', value)
+        .executeTakeFirstOrThrow()
+      return row.status === 3
+    })
   }
 
   /** A token's balance as stored. */

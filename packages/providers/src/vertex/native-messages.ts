@@ -7,10 +7,9 @@
 import type { Adaptor, ChannelCredentials, RelayRequest, UpstreamError, UpstreamRequest } from '../adaptor.ts'
 import { anthropicNativeAdaptor } from '../anthropic/adaptor.ts'
 import { anthropicClientBridge } from '../anthropic-client/bridge.ts'
-import { bearerRequest, isGeminiModel, vertexAccess, vertexAdaptor } from './adaptor.ts'
-import { claudeAction, vertexClaudeNativeBody } from './claude.ts'
+import { claudeRequest, isGeminiModel, vertexAdaptor } from './adaptor.ts'
+import { vertexClaudeNativeBody } from './claude.ts'
 import { vertexError } from './errors.ts'
-import { vertexUrl } from './url.ts'
 
 const bridged = anthropicClientBridge(vertexAdaptor)
 
@@ -20,21 +19,7 @@ function buildNativeRequest(
 ): UpstreamRequest | UpstreamError {
   const native = request.native?.json
   if (!native) return vertexAdaptor.buildRequest(request, channel)
-  const access = vertexAccess(request, channel)
-  if ('kind' in access) return access
-  const url = vertexUrl(
-    channel,
-    access.settings,
-    'anthropic',
-    request.mappedModel,
-    claudeAction(request.stream),
-  )
-  return bearerRequest(
-    url,
-    access.token,
-    request.stream,
-    vertexClaudeNativeBody(native, request.systemPrompt),
-  )
+  return claudeRequest(request, channel, () => vertexClaudeNativeBody(native, request.systemPrompt))
 }
 
 const claudeNative: Adaptor = {

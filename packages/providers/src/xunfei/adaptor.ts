@@ -5,6 +5,7 @@
  * `APPID|APISecret|APIKey`.
  * https://www.xfyun.cn/doc/spark/Web.html
  */
+
 import type {
   Adaptor,
   ChannelCredentials,
@@ -15,6 +16,7 @@ import type {
   UpstreamRequest,
   UpstreamResponse,
 } from '../adaptor.ts'
+import { chatCompletionResponse } from '../shared/chat-completion.ts'
 import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
 import { isLastFrame, readFrame, requestFrame } from './frames.ts'
@@ -76,35 +78,7 @@ function parseResponse(response: UpstreamResponse, request: RelayRequest): Parse
       type: 'upstream_error',
     })
   }
-  const completion = {
-    id,
-    object: 'chat.completion',
-    created: request.receivedAt ?? 0,
-    model: request.mappedModel,
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content, refusal: null },
-        logprobs: null,
-        finish_reason: 'stop',
-      },
-    ],
-    ...(usage
-      ? {
-          usage: {
-            prompt_tokens: usage.promptTokens,
-            completion_tokens: usage.completionTokens,
-            total_tokens: usage.totalTokens,
-          },
-        }
-      : {}),
-  }
-  return {
-    kind: 'response',
-    body: Buffer.from(JSON.stringify(completion)),
-    usage,
-    completionText: usage ? undefined : content,
-  }
+  return chatCompletionResponse({ id, text: content, finishReason: 'stop', usage }, request)
 }
 
 export const xunfeiAdaptor: Adaptor = {

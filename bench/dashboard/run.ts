@@ -26,27 +26,47 @@ interface Result {
   /** Median ms with an empty cache of finished days, and with the warm cache. */
   first: number
   cached: number
+  /** Median CPU ms of the process (what a busy machine inflates least), the same two ways. */
+  firstCpu: number
+  cachedCpu: number
 }
 
-async function timed(run: () => Promise<number>): Promise<[number, number]> {
+/** The slower of the two medians, which the target applies to. */
+const slowest = (result: Result) => Math.max(result.first, result.cached)
+
+/** Wall-clock ms, CPU ms and the rows of one run. */
+async function timed(run: () => Promise<number>): Promise<[number, number, number]> {
   const start = performance.now()
+  const startCpu = process.cpuUsage()
   const rows = await run()
-  return [performance.now() - start, rows]
+  const cpu = process.cpuUsage(startCpu)
+  return [performance.now() - start, (cpu.user + cpu.system) / 1000, rows]
 }
 
 /** The case's medians over RUNS alternate runs without and with the cache (primed once first). */
 async function measure(benchCase: DashboardCase): Promise<Result> {
   const first: number[] = []
   const cached: number[] = []
+  const firstCpu: number[] = []
+  const cachedCpu: number[] = []
   let rows = await benchCase.cached()
   for (let run = 0; run < RUNS; run++) {
-    const [uncachedMs] = await timed(benchCase.uncached)
-    const [cachedMs, cachedRows] = await timed(benchCase.cached)
+    const [uncachedMs, uncachedCpu] = await timed(benchCase.uncached)
+    const [cachedMs, cachedCpuMs, cachedRows] = await timed(benchCase.cached)
     first.push(uncachedMs)
     cached.push(cachedMs)
+    firstCpu.push(uncachedCpu)
+    cachedCpu.push(cachedCpuMs)
     rows = cachedRows
   }
-  return { name: benchCase.name, rows, first: median(first), cached: median(cached) }
+  return {
+    name: benchCase.name,
+    rows,
+    first: median(first),
+    cached: median(cached),
+    firstCpu: median(firstCpu),
+    cachedCpu: median(cachedCpu),
+  }
 }
 
 await withBenchDatabase('dashboard', USAGE_TABLES, async ({ context, dialect, loadSeconds }) => {
@@ -64,14 +84,14 @@ await withBenchDatabase('dashboard', USAGE_TABLES, async ({ context, dialect, lo
     const result = await measure(benchCase)
     results.push(result)
     console.log(
-      `${result.cached > TARGET_MS ? 'SLOW' : 'ok  '} ${format(result.first).padStart(8)} ms first, ${format(result.cached).padStart(6)} ms cached  ${result.name}`,
+      `${slowest(result) > TARGET_MS ? 'SLOW' : 'ok  '} ${format(result.first).padStart(8)} ms first (${format(result.firstCpu)} CPU), ${format(result.cached).padStart(6)} ms cached (${format(result.cachedCpu)} CPU)  ${result.name}`,
     )
   }
   writeResult('dashboard', dialect, report(results, loadSeconds, dialect, sizes))
 })
 
 function report(results: Result[], loadSeconds: number, dialect: string, sizes: string[]): string[] {
-  const slow = results.filter((result) => result.cached > TARGET_MS)
+  const slow = results.filter((result) => slowest(result) > TARGET_MS)
   return [
     '# Dashboard query benchmark',
     '',
@@ -83,19 +103,20 @@ function report(results: Result[], loadSeconds: number, dialect: string, sizes: 
     `Each dashboard answer (every query it makes, names included) runs ${RUNS} times with an empty cache of`,
     'finished days ("first": the first look at a period, or the next look after a past day changed) and,',
     `alternately, ${RUNS} times with the warm cache ("cached": every other look; today is read each time),`,
-    `through the functions the routes call; the medians are reported. Target: every cached median under ${TARGET_MS} ms.`,
+    `through the functions the routes call; the medians are reported. Target: every median, first and cached, under ${TARGET_MS} ms.`,
+    "CPU ms: the process's CPU time over the same runs, which a busy machine inflates far less than the wall clock.",
     `Machine load average when done: ${loadavg()[0].toFixed(1)} (shared cores inflate the timings; the ratio compares).`,
     '',
-    '| dashboard | rows | first ms | cached ms | cached / first |',
-    '| --- | ---: | ---: | ---: | ---: |',
+    '| dashboard | rows | first ms | first CPU ms | cached ms | cached CPU ms | cached / first |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...results.map(
       (result) =>
-        `| ${result.name} | ${result.rows} | ${format(result.first)} | ${format(result.cached)} | ${(result.cached / result.first).toFixed(2)} |`,
+        `| ${result.name} | ${result.rows} | ${format(result.first)} | ${format(result.firstCpu)} | ${format(result.cached)} | ${format(result.cachedCpu)} | ${(result.cached / result.first).toFixed(2)} |`,
     ),
     '',
     slow.length === 0
-      ? `All ${results.length} dashboards are under ${TARGET_MS} ms once their finished days are cached.`
-      : `Over ${TARGET_MS} ms with the cache: ${slow.map((result) => result.name).join('; ')}.`,
+      ? `All ${results.length} dashboards are under ${TARGET_MS} ms, at the first look and with the cache.`
+      : `Over ${TARGET_MS} ms: ${slow.map((result) => result.name).join('; ')}.`,
     '',
   ]
 }

@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test'
 import { ROOT_PASSWORD } from '../constants.ts'
 import { captureScreen, expect, expectAccessible, heading, menuLink, signIn, test } from '../support.ts'
 
@@ -31,6 +32,49 @@ test('a guarded page sends a signed-out visitor to /login', async ({ page }) => 
   await expect(heading(page, 'Sign in to your account')).toBeVisible()
   await captureScreen(page, 'login')
 })
+
+/**
+ * Sums the layout shifts (Chromium's Layout Instability API) of everything above the footer from
+ * the first paint on. The footer is left out: on a very first visit its text grows when the status
+ * record brings the version, which no code loading changes.
+ */
+async function recordLayoutShifts(page: Page) {
+  await page.addInitScript(() => {
+    type Source = { node?: Node | null }
+    type Shift = { value: number; hadRecentInput: boolean; sources: Source[] }
+    const scope = window as unknown as { layoutShift: number }
+    scope.layoutShift = 0
+    const inFooter = (node?: Node | null) => {
+      const element = node instanceof Element ? node : node?.parentElement
+      return Boolean(element?.closest('footer'))
+    }
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as Shift[])
+        if (!entry.hadRecentInput && !entry.sources.every((source) => inFooter(source.node)))
+          scope.layoutShift += entry.value
+    }).observe({ type: 'layout-shift', buffered: true })
+  })
+  return () => page.evaluate(() => (window as unknown as { layoutShift: number }).layoutShift)
+}
+
+// The sign-in form comes first; the provider buttons, the menus and TanStack Query load after it.
+for (const viewport of [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+]) {
+  test(`the sign-in page does not move while its later parts load (${viewport.name})`, async ({ page }) => {
+    await page.setViewportSize(viewport)
+    const layoutShift = await recordLayoutShifts(page)
+    await page.goto('/login')
+    const title = heading(page, 'Sign in to your account')
+    await expect(title).toBeVisible()
+    const first = await title.boundingBox()
+    await page.waitForLoadState('networkidle')
+    await page.waitForTimeout(500)
+    expect(await title.boundingBox()).toEqual(first)
+    expect(await layoutShift()).toBeLessThan(0.01)
+  })
+}
 
 test('a wrong password shows the server message and stays on /login', async ({ page }) => {
   await page.goto('/login')
@@ -108,6 +152,11 @@ test('a user signs out from the username menu', async ({ page }) => {
   const leaver = { username: 'leaver', password: 'leaver-Pass1' }
   const registered = await page.request.post('/api/user/register', { data: leaver })
   expect((await registered.json()).success).toBe(true)
+  // The menu's code arrives late: a click on the username meanwhile opens the menu once it is there.
+  await page.route('**/assets/signed-in-menu-*.js', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    await route.continue()
+  })
   await signIn(page, leaver.username, leaver.password)
   await page.getByRole('button', { name: leaver.username, exact: true }).click()
   await expect(page.getByRole('menuitem', { name: 'Sign out' })).toBeVisible()

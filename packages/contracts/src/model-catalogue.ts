@@ -183,6 +183,7 @@ const PROVIDERS: Record<number, ProviderModels> = {
       claude-3-haiku@20240307 claude-3-sonnet@20240229 claude-3-opus@20240229 claude-3-5-sonnet@20240620
       claude-3-5-sonnet-v2@20241022 claude-3-5-haiku@20241022 gemini-1.5-pro-001 gemini-1.5-flash-001
       gemini-1.5-pro-002 gemini-1.5-flash-002 gemini-2.0-flash-001 gemini-2.0-flash-exp gemini-pro gemini-pro-vision
+      text-embedding-004 text-embedding-005 text-multilingual-embedding-002 gemini-embedding-001
     `),
   },
   43: { ownedBy: 'proxy', models: [] },

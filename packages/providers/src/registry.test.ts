@@ -5,16 +5,17 @@ import { bedrockMessagesAdaptor } from './bedrock/native-messages.ts'
 import { geminiAdaptor } from './gemini/adaptor.ts'
 import { geminiNativeAdaptor } from './gemini-client/native-adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
+import { minimaxAdaptor } from './openai-compatible/minimax.ts'
 import { getAdaptor, supportedChannelTypes } from './registry.ts'
 import { relayModeFromPath } from './relay-mode.ts'
 import { vertexAdaptor } from './vertex/adaptor.ts'
 import { vertexMessagesAdaptor } from './vertex/native-messages.ts'
 
 describe('registry', () => {
-  it('maps every OpenAI-format channel type to the OpenAI-compatible adaptor', () => {
+  it('maps every OpenAI-format channel type to the OpenAI-compatible adaptor (MiniMax to its variant)', () => {
     const openAiFormat = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 19, 20, 22, 25, 26, 27, 28, 29, 31, 32, 36]
     for (const type of [...openAiFormat, 39, 40, 41, 44, 45, 47, 48, 49, 50, 51]) {
-      expect(getAdaptor(type)).toBe(openAiCompatibleAdaptor)
+      expect(getAdaptor(type)).toBe(type === 27 ? minimaxAdaptor : openAiCompatibleAdaptor)
     }
     expect(supportedChannelTypes()).toEqual(
       [

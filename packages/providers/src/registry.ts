@@ -19,12 +19,14 @@ import { geminiNativeAdaptor } from './gemini-client/native-adaptor.ts'
 import { ollamaAdaptor } from './ollama/adaptor.ts'
 import { openAiCompatibleAdaptor } from './openai-compatible/adaptor.ts'
 import { OPENAI_FORMAT_CHANNEL_TYPES } from './openai-compatible/default-base-urls.ts'
+import { minimaxAdaptor } from './openai-compatible/minimax.ts'
 import { palmRetiredAdaptor } from './palm/adaptor.ts'
 import { replicateAdaptor } from './replicate/adaptor.ts'
 import { responsesClientBridge } from './responses-client/bridge.ts'
 import { responsesPassthroughAdaptor, servesResponsesApi } from './responses-client/passthrough.ts'
 import { hunyuanAdaptor } from './tencent/adaptor.ts'
 import { vertexAdaptor } from './vertex/adaptor.ts'
+import { vertexGeminiClientAdaptor } from './vertex/native-gemini.ts'
 import { vertexMessagesAdaptor } from './vertex/native-messages.ts'
 import { xunfeiAdaptor } from './xunfei/adaptor.ts'
 import { zhipuAdaptor } from './zhipu/adaptor.ts'
@@ -32,6 +34,7 @@ import { zhipuAdaptor } from './zhipu/adaptor.ts'
 /** Adaptors for OpenAI clients (chat completions and the other OpenAI endpoints). */
 const adaptors = new Map<number, Adaptor>()
 for (const type of OPENAI_FORMAT_CHANNEL_TYPES) adaptors.set(type, openAiCompatibleAdaptor)
+adaptors.set(27, minimaxAdaptor)
 adaptors.set(14, anthropicAdaptor)
 adaptors.set(24, geminiAdaptor)
 adaptors.set(33, bedrockAdaptor)
@@ -59,7 +62,10 @@ const natives: Record<BridgedClientApi, Map<number, Adaptor>> = {
     [33, bedrockMessagesAdaptor],
     [42, vertexMessagesAdaptor],
   ]),
-  gemini: new Map([[24, geminiNativeAdaptor]]),
+  gemini: new Map([
+    [24, geminiNativeAdaptor],
+    [42, vertexGeminiClientAdaptor],
+  ]),
 }
 const bridges: Record<BridgedClientApi, (inner: Adaptor) => Adaptor> = {
   anthropic: anthropicClientBridge,

@@ -147,15 +147,41 @@ async function writeFrames(response: ServerResponse, frames: Buffer[], faults: F
   response.end()
 }
 
+const LLAMA = /(^|\.)meta\.llama/
+/** Llama 3 before 3.1: no tool use on Converse, as Bedrock's table of model features says. */
+const LLAMA_WITHOUT_TOOLS = /(^|\.)meta\.llama3-(8b|70b)-instruct/
+
+/**
+ * What Bedrock refuses for a Llama model: model fields it does not define (Claude's `top_k`,
+ * `thinking`) and tools where the model has none.
+ * https://docs.aws.amazon.com/bedrock/latest/userguide/conversation-inference-supported-models-features.html
+ */
+function llamaRefusal(json: Json, modelId: string): string | undefined {
+  if (!LLAMA.test(modelId)) return undefined
+  const extra = isRecord(json.additionalModelRequestFields)
+    ? Object.keys(json.additionalModelRequestFields)
+    : []
+  if (extra.length > 0) {
+    return `Malformed input request: #: extraneous key [${extra[0]}] is not permitted, please reformat your input and try again.`
+  }
+  if (LLAMA_WITHOUT_TOOLS.test(modelId) && json.toolConfig !== undefined) {
+    return "This model doesn't support tool use."
+  }
+  return undefined
+}
+
 export function handleConverse(
   response: ServerResponse,
   json: Json,
+  modelId: string,
   stream: boolean,
   faults: FaultPlan,
 ): Promise<void> | void {
   if (!Array.isArray(json.messages) || json.messages.length === 0) {
     return sendBedrockError(response, 400, 'ValidationException', 'The messages field is required.')
   }
+  const refused = llamaRefusal(json, modelId)
+  if (refused) return sendBedrockError(response, 400, 'ValidationException', refused)
   const tool = toolName(json)
   const inference = isRecord(json.inferenceConfig) ? json.inferenceConfig : {}
   const { pieces, finishReason } = completionPieces({ max_tokens: inference.maxTokens }, faults.chunks)

@@ -240,7 +240,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
         return handleInvoke(response, input, model, route.endpoint === 'invoke-with-response-stream', faults)
       case 'converse':
       case 'converse-stream':
-        return handleConverse(response, input, route.endpoint === 'converse-stream', faults)
+        return handleConverse(response, input, model, route.endpoint === 'converse-stream', faults)
       case 'cohere-chat':
         return handleCohereChat(response, input, model, faults)
       case 'cohere-embed':

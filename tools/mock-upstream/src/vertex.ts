@@ -12,6 +12,7 @@ import { sendJson } from './errors.ts'
 import type { FaultPlan } from './faults.ts'
 import { handleGemini, invalidGenerateRequest } from './gemini.ts'
 import type { Route } from './routes.ts'
+import { handleVertexPredict } from './vertex-embeddings.ts'
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer'
 const CLOUD_PLATFORM = 'https://www.googleapis.com/auth/cloud-platform'
@@ -152,10 +153,17 @@ export function handleVertex(
     route.publisher === 'google' &&
     (route.action === 'generateContent' || route.action === 'streamGenerateContent')
   ) {
-    // Gemini answers as on the Gemini API, its request checked the same way.
-    const invalid = invalidGenerateRequest(json)
+    // Gemini answers as on the Gemini API, its request checked the same way, but for the role of
+    // each content, which Vertex requires where the Gemini API takes it as optional.
+    const roleless = Array.isArray(json.contents) && json.contents.some((content) => !content?.role)
+    const invalid = roleless
+      ? 'Unable to submit request because Please use a valid role: user, model.'
+      : invalidGenerateRequest(json)
     if (invalid) return sendGoogleError(response, 400, invalid, 'INVALID_ARGUMENT')
     return handleGemini(response, json, { version: 'v1', model, action: route.action }, query, faults)
+  }
+  if (route.publisher === 'google' && route.action === 'predict') {
+    return handleVertexPredict(response, json, model)
   }
   if (
     route.publisher === 'anthropic' &&

@@ -3,7 +3,9 @@
  * Xunfei does: the `authorization` query parameter decoded, its HMAC-SHA256 signature recomputed
  * with the APISecret of its api_key over host, date and request line, and the date within five
  * minutes; a refusal is an HTTP 401/403 with Xunfei's message. The answer is the mock's five
- * pieces, one frame each (status 0, 1, ...), then a last frame (status 2) with the usage.
+ * pieces, one frame each (status 0, 1, ...), then a last frame (status 2) with the usage; a
+ * request offering functions (`payload.functions.text`) is answered with a call of the first, in
+ * one last frame, as Spark answers.
  * https://www.xfyun.cn/doc/spark/general_url_authentication.html
  * https://www.xfyun.cn/doc/spark/Web.html
  */
@@ -128,6 +130,10 @@ function answer(client: WebSocket, message: string, appId: string) {
   if (header.app_id !== appId) return error(10313, 'app_id and api_key do not match')
   if (typeof chat.domain !== 'string' || !turns) return error(10163, 'request parameters are invalid')
   const promptTokens = promptTokensOf({ messages: turns })
+  const functions =
+    isRecord(payload.functions) && Array.isArray(payload.functions.text) ? payload.functions.text : []
+  const called = functions.find(isRecord)
+  if (called) return callFunction(client, sid, String(called.name), promptTokens)
   for (let index = 0; index < DEFAULT_CHUNKS; index += 1) {
     const choices = {
       status: index === 0 ? 0 : 1,
@@ -141,12 +147,7 @@ function answer(client: WebSocket, message: string, appId: string) {
       }),
     )
   }
-  const usage = {
-    question_tokens: promptTokens,
-    prompt_tokens: promptTokens,
-    completion_tokens: DEFAULT_CHUNKS,
-    total_tokens: promptTokens + DEFAULT_CHUNKS,
-  }
+  const usage = sparkUsage(promptTokens)
   client.send(
     JSON.stringify({
       header: { code: 0, message: 'Success', sid, status: 2 },
@@ -154,6 +155,35 @@ function answer(client: WebSocket, message: string, appId: string) {
         choices: { status: 2, seq: DEFAULT_CHUNKS, text: [{ content: '', role: 'assistant', index: 0 }] },
         usage: { text: usage },
       },
+    }),
+  )
+  client.close()
+}
+
+/** The last frame's `payload.usage.text`: the mock's five generated tokens. */
+const sparkUsage = (promptTokens: number) => ({
+  question_tokens: promptTokens,
+  prompt_tokens: promptTokens,
+  completion_tokens: DEFAULT_CHUNKS,
+  total_tokens: promptTokens + DEFAULT_CHUNKS,
+})
+
+/** Arguments of the mock's function calls (five tokens, as the OpenAI mock's tool calls). */
+const FUNCTION_ARGUMENTS = '{"mock":true}'
+
+function callFunction(client: WebSocket, sid: string, name: string, promptTokens: number) {
+  const item = {
+    content: '',
+    role: 'assistant',
+    content_type: 'text',
+    function_call: { arguments: FUNCTION_ARGUMENTS, name },
+    index: 0,
+  }
+  const usage = sparkUsage(promptTokens)
+  client.send(
+    JSON.stringify({
+      header: { code: 0, message: 'Success', sid, status: 2 },
+      payload: { choices: { status: 2, seq: 0, text: [item] }, usage: { text: usage } },
     }),
   )
   client.close()

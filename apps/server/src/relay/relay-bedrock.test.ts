@@ -63,7 +63,8 @@ describe.each(testDialects())('AWS Bedrock channels through the gateway on %s', 
       models: [BAD_KEY],
       priority: 10,
     })
-    const models = [MAPPED, LLAMA, PLAIN, CACHED, FAILING, BAD_KEY]
+    // One-api prices Llama on Bedrock under its own key, `name(33)`, which wins over the plain name.
+    const models = [MAPPED, LLAMA, `${LLAMA}(33)`, PLAIN, CACHED, FAILING, BAD_KEY]
     await fixture.priceModels(models, RATIO)
     await fixture.setOption('AutomaticDisableChannelEnabled', true)
     await fixture.setOption('RetryTimes', 2)
@@ -172,15 +173,66 @@ describe.each(testDialects())('AWS Bedrock channels through the gateway on %s', 
     expect(signedWith(ACCESS_KEY).at(-1)!.path).toMatch(/\/invoke-with-response-stream$/)
   })
 
-  it('serves /v1/messages clients asking for a model other than Claude through the Converse bridge', async () => {
+  it('serves /v1/messages clients asking for Llama through the Converse bridge, streamed, billed and logged', async () => {
     const anthropic = new Anthropic({ baseURL: fixture.baseUrl, apiKey: token.key, maxRetries: 0 })
-    const message = await anthropic.messages.create({
-      model: LLAMA,
-      max_tokens: 100,
-      messages: [{ role: 'user', content: 'one two three four' }],
+    // top_k is Claude's own: sent to Llama, Bedrock would refuse the request (the mock does).
+    const ask = { model: LLAMA, max_tokens: 100, system: 'Be brief', top_k: 5, temperature: 0.3 }
+    const { data: message, response } = await anthropic.messages
+      .create({ ...ask, messages: [{ role: 'user', content: 'one two three four' }] })
+      .withResponse()
+    expect(message).toMatchObject({
+      content: [{ type: 'text', text: GENERATED }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 6, output_tokens: 5 },
     })
-    expect(message.content).toEqual([{ type: 'text', text: GENERATED }])
-    expect(signedWith(ACCESS_KEY).at(-1)!.path).toBe('/model/meta.llama3-8b-instruct-v1%3A0/converse')
+    const call = signedWith(ACCESS_KEY).at(-1)!
+    expect(call.path).toBe('/model/meta.llama3-8b-instruct-v1%3A0/converse')
+    expect(call.json).toMatchObject({
+      system: [{ text: 'Be brief' }],
+      messages: [{ role: 'user', content: [{ text: 'one two three four' }] }],
+      inferenceConfig: { maxTokens: 100, temperature: 0.3 },
+    })
+    const log = await fixture.logFor(response.headers.get(REQUEST_ID))
+    expect(log).toMatchObject({
+      model_name: LLAMA,
+      prompt_tokens: 6,
+      completion_tokens: 5,
+      quota: 11 * RATIO,
+    })
+    expect(log.content).toContain('input API: Anthropic Messages')
+    const { data: stream, response: streamed } = await anthropic.messages
+      .stream({ ...ask, messages: [{ role: 'user', content: 'one two three four' }] })
+      .withResponse()
+    const final = await stream.finalMessage()
+    expect(final).toMatchObject({
+      content: [{ type: 'text', text: GENERATED }],
+      stop_reason: 'end_turn',
+      usage: { output_tokens: 5 },
+    })
+    expect(signedWith(ACCESS_KEY).at(-1)!.path).toBe('/model/meta.llama3-8b-instruct-v1%3A0/converse-stream')
+    const streamLog = await fixture.logFor(streamed.headers.get(REQUEST_ID))
+    expect(streamLog).toMatchObject({ model_name: LLAMA, is_stream: true, quota: 11 * RATIO })
+  })
+
+  it('returns Bedrock refusing tools for Llama 3 to a /v1/messages client as a 400, not billed', async () => {
+    const anthropic = new Anthropic({ baseURL: fixture.baseUrl, apiKey: token.key, maxRetries: 0 })
+    const before = await fixture.tokenQuota(token.id)
+    const failure = await anthropic.messages
+      .create({
+        model: LLAMA,
+        max_tokens: 100,
+        tools: [{ name: 'lookup', input_schema: { type: 'object', properties: {} } }],
+        messages: [{ role: 'user', content: 'look it up' }],
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      )
+    if (!(failure instanceof Anthropic.APIError)) throw new Error('the request was expected to fail')
+    expect(failure.status).toBe(400)
+    expect(failure.error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } })
+    expect(failure.message).toContain("doesn't support tool use")
+    expect(await fixture.tokenQuota(token.id)).toEqual(before)
   })
 
   it('tests a Bedrock channel from the console with a request signed at the time of the test', async () => {

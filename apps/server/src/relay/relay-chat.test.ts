@@ -16,11 +16,12 @@ describe.each(testDialects())('relay chat completions on %s', (dialect) => {
   let fixture: RelayFixture
   let client: OpenAI
   let key: string
+  let firstChannel: number
   const lastUpstream = () => fixture.mock.requests.at(-1)!
 
   beforeAll(async () => {
     fixture = await RelayFixture.start(dialect)
-    await fixture.addChannel({ models: ['gpt-4o-mini', 'gpt-4o'] })
+    firstChannel = await fixture.addChannel({ models: ['gpt-4o-mini', 'gpt-4o'] })
     await fixture.addChannel({ models: ['gpt-x'], model_mapping: { 'gpt-x': 'gpt-4o-mini' } })
     await fixture.addChannel({ models: ['gpt-4-turbo'], system_prompt: 'You are a pirate.' })
     await fixture.addChannel({ models: [LOCAL_PIRATE], system_prompt: 'Arr! '.repeat(40) })
@@ -45,6 +46,32 @@ describe.each(testDialects())('relay chat completions on %s', (dialect) => {
     expect(response.headers.get(REQUEST_ID)).toMatch(/^\w{10,}$/)
     // The upstream is called with the channel's key, never the client's.
     expect(lastUpstream().headers.authorization).toBe('Bearer sk-upstream-1')
+  })
+
+  it('counts a served request once in /metrics: under its channel, never also as refused', async () => {
+    const counts = async () => {
+      const metrics = await (await fetch(`${fixture.baseUrl}/metrics`)).text()
+      const count = (labels: string) =>
+        Number(new RegExp(`oneapi_relay_requests_total\\{${labels}\\} (\\d+)\\n`).exec(metrics)?.[1] ?? 0)
+      return {
+        served: count(`channel="${firstChannel}",model="gpt-4o-mini",status="200"`),
+        refused: count('channel="none",model="none",status="503"'),
+      }
+    }
+    const before = await counts()
+    await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+    })
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    })
+    for await (const _chunk of stream) {
+      // Read to the end.
+    }
+    expect(await counts()).toEqual({ served: before.served + 2, refused: before.refused })
   })
 
   it("passes on the upstream's request id, which the official client reports as its own", async () => {

@@ -5,8 +5,9 @@
  * OpenAI-format ones, billed and logged as chat completions with the input API named, errors in
  * Google's shape.
  */
-import { type FunctionDeclaration, GoogleGenAI } from '@google/genai'
+import { type FunctionDeclaration, GoogleGenAI, HarmBlockThreshold, HarmCategory } from '@google/genai'
 import { ChannelType } from '@one-api/contracts/channel-types'
+import { SAFETY_CATEGORIES } from '@one-api/providers/gemini/request-body'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REQUEST_ID, RelayFixture } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
@@ -46,7 +47,7 @@ describe.each(testDialects())('the Gemini API through the gateway on %s', (diale
     fixture.mock.requests.filter((call) => call.headers['x-goog-api-key'] === 'AIza-client')
 
   beforeAll(async () => {
-    fixture = await RelayFixture.start(dialect)
+    fixture = await RelayFixture.start(dialect, { GEMINI_SAFETY_SETTING: 'BLOCK_ONLY_HIGH' })
     await fixture.addChannel({
       type: ChannelType.gemini,
       key: 'AIza-client',
@@ -87,11 +88,30 @@ describe.each(testDialects())('the Gemini API through the gateway on %s', (diale
       contents: [{ role: 'user', parts: [{ text: 'one two three four' }] }],
       systemInstruction: { parts: [{ text: 'Be brief' }] },
       generationConfig: { temperature: 0.5 },
+      // The client sent no safety settings: the administrator's, as on the translated path.
+      safetySettings: SAFETY_CATEGORIES.map((category) => ({ category, threshold: 'BLOCK_ONLY_HIGH' })),
     })
     const log = await fixture.logFor(lastRequestId)
     expect(log).toMatchObject({ model_name: UPSTREAM_MODEL, prompt_tokens: 6, completion_tokens: 5 })
     expect(log.quota).toBe(11 * RATIO)
     expect(log.content).toContain('input API: Gemini generateContent')
+  })
+
+  it("keeps a client's own safety settings on the native path, and the answer is billed", async () => {
+    const own = [
+      { category: HarmCategory.HARM_CATEGORY_HATE_SPEECH, threshold: HarmBlockThreshold.BLOCK_LOW_AND_ABOVE },
+    ]
+    const response = await sdk().models.generateContent({
+      model: NATIVE,
+      contents: 'one two three four',
+      config: { safetySettings: own },
+    })
+    expect(response.text).toBe(GENERATED)
+    expect(geminiCalls().at(-1)!.json?.safetySettings).toEqual(own)
+    expect(await fixture.logFor(lastRequestId)).toMatchObject({
+      model_name: UPSTREAM_MODEL,
+      quota: 9 * RATIO,
+    })
   })
 
   it('streams natively with alt=sse, and the stream is logged and billed', async () => {

@@ -144,6 +144,11 @@ describe.each(testDialects())('Gemini channels through the gateway on %s', (dial
     expect(log.model_name).toBe(EMBED)
     expect(log.prompt_tokens).toBeGreaterThan(0)
     expect(log.quota).toBe(log.prompt_tokens * RATIO)
+    // Without encoding_format the SDK asks for base64 and decodes it: the same vectors arrive.
+    const decoded = await client.embeddings.create({ model: EMBED, input: ['one two', 'three'] })
+    expect(decoded.data.map((item) => item.embedding)).toEqual(
+      data.data.map((item) => item.embedding.map((value) => Math.fround(value))),
+    )
   })
 
   it('returns a 400 of Gemini as it is, without trying another channel', async () => {

@@ -2,8 +2,10 @@
  * Vertex AI channels (type 42) through the whole gateway: the pipeline exchanges the channel's
  * service account (a key pair made for the test) for an OAuth token at the mock's token endpoint,
  * which checks the JWT signature with the account's public key, caches it, and renews it once when
- * Vertex refuses it; Claude is called with rawPredict and streamRawPredict. Driven by the official
- * `openai` and `@anthropic-ai/sdk` clients, with the bill, the log and the disable policy checked.
+ * Vertex refuses it; Claude is called with rawPredict and streamRawPredict, Gemini with
+ * generateContent (natively for Gemini API clients), embeddings with predict. Driven by the
+ * official `openai`, `@anthropic-ai/sdk` and `@google/genai` clients, with the bill, the log and
+ * the disable policy checked.
  */
 import Anthropic from '@anthropic-ai/sdk'
 import { GoogleGenAI } from '@google/genai'
@@ -12,13 +14,15 @@ import { testServiceAccount } from '@one-api/providers/testing/service-account'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readChatStream } from '../testing/chat-stream.ts'
-import { REQUEST_ID, RelayFixture } from '../testing/relay-fixture.ts'
+import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
 const CLAUDE = 'claude-3-5-haiku@20241022'
 const GEMINI = 'gemini-2.0-flash-001'
 const FAILING = 'claude-3-5-sonnet-v2@20241022'
 const REFUSED = 'claude-3-opus@20240229'
+const EMBED = 'text-embedding-005'
+const GEMINI_EMBED = 'gemini-embedding-001'
 const RATIO = 10
 const GENERATED = 'Hello from the mock upstream'
 const ask = (model: string) => ({
@@ -37,13 +41,16 @@ describe.each(testDialects())('Vertex AI channels through the gateway on %s', (d
     fixture.mock.requests.filter((call) => call.path.startsWith(`/v1/projects/${project}/`))
 
   beforeAll(async () => {
-    fixture = await RelayFixture.start(dialect, { CHANNEL_DISABLE_FAILURE_COUNT: '1' })
+    fixture = await RelayFixture.start(dialect, {
+      CHANNEL_DISABLE_FAILURE_COUNT: '1',
+      GEMINI_SAFETY_SETTING: 'BLOCK_ONLY_HIGH',
+    })
     account = testServiceAccount(`${fixture.mock.url}/token`)
     fixture.mock.vertex.addServiceAccount(account.email, account.publicKey)
     servingChannel = await fixture.addChannel({
       type: ChannelType.vertexAi,
       key: `us-east5|serving-project|${account.adc}`,
-      models: [CLAUDE, GEMINI],
+      models: [CLAUDE, GEMINI, EMBED, GEMINI_EMBED],
     })
     await fixture.addChannel({
       type: ChannelType.vertexAi,
@@ -63,7 +70,7 @@ describe.each(testDialects())('Vertex AI channels through the gateway on %s', (d
       priority: 10,
     })
     await fixture.addChannel({ key: 'sk-openai-backup', models: [FAILING, REFUSED], priority: 0 })
-    const models = [CLAUDE, GEMINI, FAILING, REFUSED]
+    const models = [CLAUDE, GEMINI, FAILING, REFUSED, EMBED, GEMINI_EMBED]
     await fixture.priceModels(models, RATIO)
     await fixture.setOption('AutomaticDisableChannelEnabled', true)
     await fixture.setOption('RetryTimes', 2)
@@ -123,7 +130,7 @@ describe.each(testDialects())('Vertex AI channels through the gateway on %s', (d
     const row = await fixture.db
       .selectFrom('channels')
       .select('status')
-      .where('models', '=', `${CLAUDE},${GEMINI}`)
+      .where('models', '=', `${CLAUDE},${GEMINI},${EMBED},${GEMINI_EMBED}`)
       .executeTakeFirstOrThrow()
     expect(row.status).toBe(1)
   })
@@ -191,6 +198,116 @@ describe.each(testDialects())('Vertex AI channels through the gateway on %s', (d
     })
     expect(gemini.content).toEqual([{ type: 'text', text: GENERATED }])
     expect(vertexCalls('serving-project').at(-1)!.path).toMatch(/publishers\/google\/.*:generateContent$/)
+  })
+
+  it('embeds through predict (the SDK asks base64), billed by the token counts Vertex reports', async () => {
+    const { data, response } = await client.embeddings
+      .create({ model: EMBED, input: ['one two three', 'four'], dimensions: 4 })
+      .withResponse()
+    // The SDK decoded the base64 vectors the gateway sent for its default encoding.
+    expect(data.data.map((item) => item.embedding)).toEqual([
+      [0.5, 1 / 3, 0.25, 0.2].map((value) => Math.fround(Number(value.toFixed(6)))),
+      [1, 2 / 3, 0.5, 0.4].map((value) => Math.fround(Number(value.toFixed(6)))),
+    ])
+    expect(data.usage).toEqual({ prompt_tokens: 4, total_tokens: 4 })
+    const call = vertexCalls('serving-project').at(-1)!
+    expect(call.path).toBe(
+      `/v1/projects/serving-project/locations/us-east5/publishers/google/models/${EMBED}:predict`,
+    )
+    expect(call.headers.authorization).toMatch(/^Bearer ya29\.mock-/)
+    expect(call.json).toEqual({
+      instances: [{ content: 'one two three' }, { content: 'four' }],
+      parameters: { outputDimensionality: 4 },
+    })
+    const log = await fixture.logFor(response.headers.get(REQUEST_ID))
+    expect(log).toMatchObject({ model_name: EMBED, prompt_tokens: 4, completion_tokens: 0, quota: 4 * RATIO })
+    const single = await client.embeddings.create({
+      model: GEMINI_EMBED,
+      input: 'one two',
+      encoding_format: 'float',
+    })
+    expect(single.data[0]!.embedding).toHaveLength(8)
+  })
+
+  it('returns Vertex refusing gemini-embedding-001 with several texts as a 400, not billed', async () => {
+    const before = await fixture.tokenQuota(token.id)
+    const failure = await relayFailure(
+      client.embeddings.create({ model: GEMINI_EMBED, input: ['one', 'two'] }),
+    )
+    expect(failure.status).toBe(400)
+    expect(failure.error.type).toBe('invalid_request_error')
+    expect(failure.error.message).toContain('one instance per request')
+    expect(await fixture.tokenQuota(token.id)).toEqual(before)
+  })
+
+  it('relays Gemini API clients (@google/genai) natively to Gemini on Vertex, with the safety setting', async () => {
+    let requestId: string | null = null
+    const genai = new GoogleGenAI({
+      apiKey: token.key,
+      httpOptions: {
+        baseUrl: fixture.baseUrl,
+        fetch: async (input, init) => {
+          const response = await fetch(input, init)
+          requestId = response.headers.get(REQUEST_ID)
+          return response
+        },
+      },
+    })
+    const answer = await genai.models.generateContent({
+      model: GEMINI,
+      contents: 'one two three four',
+      config: { systemInstruction: 'Be brief', temperature: 0.5 },
+    })
+    expect(answer.text).toBe(GENERATED)
+    expect(answer.usageMetadata).toMatchObject({ promptTokenCount: 6, candidatesTokenCount: 5 })
+    const call = vertexCalls('serving-project').at(-1)!
+    expect(call.path).toBe(
+      `/v1/projects/serving-project/locations/us-east5/publishers/google/models/${GEMINI}:generateContent`,
+    )
+    expect(call.headers.authorization).toMatch(/^Bearer ya29\.mock-/)
+    // The client's own body (not an OpenAI translation), with the administrator's safety setting.
+    expect(call.json).toMatchObject({
+      contents: [{ role: 'user', parts: [{ text: 'one two three four' }] }],
+      systemInstruction: { parts: [{ text: 'Be brief' }] },
+      generationConfig: { temperature: 0.5 },
+    })
+    expect(call.json?.safetySettings).toHaveLength(5)
+    expect(call.json?.safetySettings).toContainEqual({
+      category: 'HARM_CATEGORY_HARASSMENT',
+      threshold: 'BLOCK_ONLY_HIGH',
+    })
+    const log = await fixture.logFor(requestId)
+    expect(log).toMatchObject({
+      model_name: GEMINI,
+      prompt_tokens: 6,
+      completion_tokens: 5,
+      quota: 11 * RATIO,
+    })
+    expect(log.content).toContain('input API: Gemini generateContent')
+    const own = [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_LOW_AND_ABOVE' }] as never
+    const stream = await genai.models.generateContentStream({
+      model: GEMINI,
+      contents: 'one two three four',
+      config: { safetySettings: own },
+    })
+    let text = ''
+    for await (const chunk of stream) text += chunk.text ?? ''
+    expect(text).toBe(GENERATED)
+    const streamed = vertexCalls('serving-project').at(-1)!
+    expect(streamed.path).toMatch(/publishers\/google\/.*:streamGenerateContent\?alt=sse$/)
+    // The client's own safety settings are kept as they are.
+    expect(streamed.json?.safetySettings).toEqual(own)
+    expect(await fixture.logFor(requestId)).toMatchObject({ is_stream: true, quota: 9 * RATIO })
+    // A content without a role, which the Gemini API takes and Vertex refuses: sent as the user's.
+    const roleless = await fetch(`${fixture.baseUrl}/v1beta/models/${GEMINI}:generateContent`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-goog-api-key': token.key },
+      body: JSON.stringify({ contents: [{ parts: [{ text: 'hi' }] }] }),
+    })
+    expect(roleless.status).toBe(200)
+    expect(vertexCalls('serving-project').at(-1)!.json?.contents).toEqual([
+      { role: 'user', parts: [{ text: 'hi' }] },
+    ])
   })
 
   it('serves Gemini API clients (@google/genai) from Claude on Vertex through the Gemini bridge', async () => {

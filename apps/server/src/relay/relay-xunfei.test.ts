@@ -2,7 +2,8 @@
  * Xunfei Spark v1 channels (type 18) through the whole gateway, driven by the official `openai`
  * client: the gateway opens a WebSocket to the mock, which recomputes the URL's HMAC signature
  * and refuses a wrong one; the frames come back as OpenAI answers and streams, billed from the
- * last frame's usage.
+ * last frame's usage. Tools go as Spark's functions and its function call comes back as an OpenAI
+ * tool call.
  */
 import { SPARK_MOCK_KEY } from '@one-api/mock-upstream'
 import type OpenAI from 'openai'
@@ -16,6 +17,16 @@ const MODEL = 'Spark-Max'
 const REFUSED = 'Spark-Lite'
 const RATIO = 10
 const ask = { model: MODEL, messages: [{ role: 'user' as const, content: 'one two three four' }] }
+const tools: OpenAI.ChatCompletionTool[] = [
+  {
+    type: 'function',
+    function: {
+      name: 'get_weather',
+      description: 'The weather at a place',
+      parameters: { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] },
+    },
+  },
+]
 
 describe.each(testDialects())('Xunfei Spark channels through the gateway on %s', (dialect) => {
   let fixture: RelayFixture
@@ -58,5 +69,28 @@ describe.each(testDialects())('Xunfei Spark channels through the gateway on %s',
     const failure = await relayFailure(client.chat.completions.create({ ...ask, model: REFUSED }))
     expect(failure.status).toBe(503)
     expect(failure.error.code).toBe('channel_unavailable')
+  })
+
+  it('sends tools as Spark functions and answers its function call as a tool call, billed', async () => {
+    const { data, response } = await client.chat.completions.create({ ...ask, tools }).withResponse()
+    const choice = data.choices[0]!
+    expect(choice.finish_reason).toBe('tool_calls')
+    const call = choice.message.tool_calls![0]!
+    expect(call.type).toBe('function')
+    if (call.type !== 'function') return
+    expect(call.function.name).toBe('get_weather')
+    expect(JSON.parse(call.function.arguments)).toEqual({ mock: true })
+    const log = await fixture.logFor(response.headers.get(REQUEST_ID))
+    expect(log).toMatchObject({ model_name: MODEL, prompt_tokens: 4, completion_tokens: 5, quota: 9 * RATIO })
+  })
+
+  it('streams the function call as a tool call chunk', async () => {
+    const { data: stream, response } = await client.chat.completions
+      .create({ ...ask, tools, stream: true })
+      .withResponse()
+    const { toolName: name, toolArguments: args, finish } = await readChatStream(stream)
+    expect([name, JSON.parse(args), finish]).toEqual(['get_weather', { mock: true }, 'tool_calls'])
+    const log = await fixture.logFor(response.headers.get(REQUEST_ID))
+    expect(log).toMatchObject({ is_stream: true, quota: 9 * RATIO })
   })
 })

@@ -1,219 +1,166 @@
-import type { ComponentType } from 'react'
-import { createBrowserRouter, type RouteObject } from 'react-router'
-import { Loading } from '@/components/loading.tsx'
+import { type ComponentType, lazy } from 'react'
+import { Route, Routes } from 'react-router'
 import { NotFoundPage } from '@/components/not-found-page.tsx'
-import { RouteErrorPage } from '@/components/route-error-page.tsx'
 import { RequireAdmin, RequireSignIn } from '@/components/route-guards.tsx'
 import { type CatalogueBundle, loadCatalogues } from '@/i18n/i18n.ts'
 import { loadChunk } from '@/lib/chunk-load.ts'
-import { registerNavigate } from '@/lib/navigation.ts'
 import { AppLayout } from './layout/app-layout.tsx'
 
 /**
- * A route whose page is its own chunk, fetched on first visit with the translation bundles it
- * uses: `page(() => import(file), 'Name', ['channels'])` (the core bundle is always there). While
- * they download the layout shows the loading placeholder; a failed download reaches the route's
- * error page as a ChunkLoadError.
+ * A page that is its own chunk, fetched on first visit with the translation bundles it uses and
+ * TanStack Query's provider (`QueryScope`) around it: `page(() => import(file), 'Name', ['channels'])`
+ * (the core bundle is always there). While they download the layout shows the loading placeholder;
+ * a failed download reaches the layout's error boundary as a ChunkLoadError.
  */
 function page<Module, Name extends keyof Module>(
   load: () => Promise<Module>,
   name: Name,
   bundles: readonly CatalogueBundle[] = [],
-): RouteObject['lazy'] {
-  return async () => {
-    const [module] = await Promise.all([loadChunk(load), loadChunk(() => loadCatalogues(bundles))])
-    return { Component: module[name] as ComponentType }
-  }
+): ComponentType {
+  return lazy(async () => {
+    const [module, { QueryScope }] = await Promise.all([
+      loadChunk(load),
+      loadChunk(() => import('./query-scope.tsx')),
+      loadChunk(() => loadCatalogues(bundles)),
+    ])
+    const Page = module[name] as ComponentType
+    return {
+      default: () => (
+        <QueryScope>
+          <Page />
+        </QueryScope>
+      ),
+    }
+  })
 }
 
-const routes: RouteObject[] = [
-  {
-    element: <AppLayout />,
-    errorElement: <RouteErrorPage />,
-    HydrateFallback: Loading,
-    children: [
-      {
-        // A second boundary inside the layout keeps the header and menu on a page's error.
-        errorElement: <RouteErrorPage />,
-        children: [
-          {
-            index: true,
-            lazy: page(() => import('@/features/home/pages/home-page.tsx'), 'HomePage', ['home']),
-          },
-          { path: 'login', lazy: page(() => import('@/features/auth/pages/login-page.tsx'), 'LoginPage') },
-          {
-            path: 'register',
-            lazy: page(() => import('@/features/auth/pages/register-page.tsx'), 'RegisterPage', ['auth']),
-          },
-          {
-            path: 'github',
-            lazy: page(
-              () => import('@/features/auth/pages/github-authorize-page.tsx'),
-              'GitHubAuthorizePage',
-              ['auth'],
-            ),
-          },
-          {
-            path: 'oauth/github',
-            lazy: page(() => import('@/features/auth/pages/github-callback-page.tsx'), 'GitHubCallbackPage', [
-              'auth',
-            ]),
-          },
-          {
-            path: 'oauth/lark',
-            lazy: page(() => import('@/features/auth/pages/lark-callback-page.tsx'), 'LarkCallbackPage', [
-              'auth',
-            ]),
-          },
-          {
-            path: 'oauth/oidc',
-            lazy: page(() => import('@/features/auth/pages/oidc-callback-page.tsx'), 'OidcCallbackPage', [
-              'auth',
-            ]),
-          },
-          {
-            path: 'reset',
-            lazy: page(() => import('@/features/auth/pages/forgot-password-page.tsx'), 'ForgotPasswordPage', [
-              'auth',
-            ]),
-          },
-          {
-            // The link of the password reset mail.
-            path: 'user/reset',
-            lazy: page(() => import('@/features/auth/pages/reset-landing-page.tsx'), 'ResetLandingPage', [
-              'auth',
-            ]),
-          },
-          {
-            path: 'chat',
-            lazy: page(() => import('@/features/chat/pages/chat-page.tsx'), 'ChatPage', ['chat']),
-          },
-          {
-            element: <RequireSignIn />,
-            children: [
-              {
-                path: 'token',
-                lazy: page(() => import('@/features/tokens/pages/tokens-page.tsx'), 'TokensPage', ['tokens']),
-              },
-              {
-                path: 'token/add',
-                lazy: page(() => import('@/features/tokens/pages/token-form-page.tsx'), 'TokenFormPage', [
-                  'tokens',
-                ]),
-              },
-              {
-                path: 'token/edit/:id',
-                lazy: page(() => import('@/features/tokens/pages/token-form-page.tsx'), 'TokenFormPage', [
-                  'tokens',
-                ]),
-              },
-              {
-                path: 'log',
-                lazy: page(() => import('@/features/logs/pages/logs-page.tsx'), 'LogsPage', ['logs']),
-              },
-              {
-                path: 'topup',
-                lazy: page(() => import('@/features/redemptions/pages/top-up-page.tsx'), 'TopUpPage', [
-                  'redemptions',
-                ]),
-              },
-              {
-                path: 'setting',
-                lazy: page(() => import('@/features/settings/pages/settings-page.tsx'), 'SettingsPage', [
-                  'settings',
-                  'auth',
-                  'redemptions',
-                ]),
-              },
-              // Editing one's own profile: no group or quota fields.
-              {
-                path: 'user/edit',
-                lazy: page(
-                  () => import('@/features/settings/pages/profile-edit-page.tsx'),
-                  'ProfileEditPage',
-                  ['settings', 'auth', 'redemptions'],
-                ),
-              },
-              {
-                path: 'models',
-                lazy: page(() => import('@/features/models/pages/models-page.tsx'), 'ModelsPage', ['models']),
-              },
-              {
-                element: <RequireAdmin />,
-                children: [
-                  {
-                    path: 'channel',
-                    lazy: page(() => import('@/features/channels/pages/channels-page.tsx'), 'ChannelsPage', [
-                      'channels',
-                    ]),
-                  },
-                  {
-                    path: 'channel/add',
-                    lazy: page(
-                      () => import('@/features/channels/pages/channel-form-page.tsx'),
-                      'ChannelFormPage',
-                      ['channels'],
-                    ),
-                  },
-                  {
-                    path: 'channel/edit/:id',
-                    lazy: page(
-                      () => import('@/features/channels/pages/channel-form-page.tsx'),
-                      'ChannelFormPage',
-                      ['channels'],
-                    ),
-                  },
-                  {
-                    path: 'redemption',
-                    lazy: page(
-                      () => import('@/features/redemptions/pages/redemptions-page.tsx'),
-                      'RedemptionsPage',
-                      ['redemptions'],
-                    ),
-                  },
-                  {
-                    path: 'redemption/add',
-                    lazy: page(
-                      () => import('@/features/redemptions/pages/redemption-form-page.tsx'),
-                      'RedemptionFormPage',
-                      ['redemptions'],
-                    ),
-                  },
-                  {
-                    path: 'redemption/edit/:id',
-                    lazy: page(
-                      () => import('@/features/redemptions/pages/redemption-form-page.tsx'),
-                      'RedemptionFormPage',
-                      ['redemptions'],
-                    ),
-                  },
-                  {
-                    path: 'user',
-                    lazy: page(() => import('@/features/users/pages/users-page.tsx'), 'UsersPage', ['users']),
-                  },
-                  {
-                    path: 'user/add',
-                    lazy: page(() => import('@/features/users/pages/user-form-page.tsx'), 'UserFormPage', [
-                      'users',
-                    ]),
-                  },
-                  {
-                    path: 'user/edit/:id',
-                    lazy: page(() => import('@/features/users/pages/user-form-page.tsx'), 'UserFormPage', [
-                      'users',
-                    ]),
-                  },
-                ],
-              },
-            ],
-          },
-          { path: '*', element: <NotFoundPage /> },
-        ],
-      },
-    ],
-  },
-]
+/**
+ * The sign-in page, the first screen: no TanStack Query (its form posts with plain state), so the
+ * Query chunk stays out of the first load.
+ */
+const LoginPage = lazy(async () => ({
+  default: (await loadChunk(() => import('@/features/auth/pages/login-page.tsx'))).LoginPage,
+}))
 
-export const router = createBrowserRouter(routes)
+const HomePage = page(() => import('@/features/home/pages/home-page.tsx'), 'HomePage', ['home'])
+const RegisterPage = page(() => import('@/features/auth/pages/register-page.tsx'), 'RegisterPage', ['auth'])
+const GitHubAuthorizePage = page(
+  () => import('@/features/auth/pages/github-authorize-page.tsx'),
+  'GitHubAuthorizePage',
+  ['auth'],
+)
+const GitHubCallbackPage = page(
+  () => import('@/features/auth/pages/github-callback-page.tsx'),
+  'GitHubCallbackPage',
+  ['auth'],
+)
+const LarkCallbackPage = page(
+  () => import('@/features/auth/pages/lark-callback-page.tsx'),
+  'LarkCallbackPage',
+  ['auth'],
+)
+const OidcCallbackPage = page(
+  () => import('@/features/auth/pages/oidc-callback-page.tsx'),
+  'OidcCallbackPage',
+  ['auth'],
+)
+const ForgotPasswordPage = page(
+  () => import('@/features/auth/pages/forgot-password-page.tsx'),
+  'ForgotPasswordPage',
+  ['auth'],
+)
+const ResetLandingPage = page(
+  () => import('@/features/auth/pages/reset-landing-page.tsx'),
+  'ResetLandingPage',
+  ['auth'],
+)
+const ChatPage = page(() => import('@/features/chat/pages/chat-page.tsx'), 'ChatPage', ['chat'])
+const TokensPage = page(() => import('@/features/tokens/pages/tokens-page.tsx'), 'TokensPage', ['tokens'])
+const TokenFormPage = page(() => import('@/features/tokens/pages/token-form-page.tsx'), 'TokenFormPage', [
+  'tokens',
+])
+const LogsPage = page(() => import('@/features/logs/pages/logs-page.tsx'), 'LogsPage', ['logs'])
+const TopUpPage = page(() => import('@/features/redemptions/pages/top-up-page.tsx'), 'TopUpPage', [
+  'redemptions',
+])
+const SettingsPage = page(() => import('@/features/settings/pages/settings-page.tsx'), 'SettingsPage', [
+  'settings',
+  'auth',
+  'redemptions',
+])
+const ProfileEditPage = page(
+  () => import('@/features/settings/pages/profile-edit-page.tsx'),
+  'ProfileEditPage',
+  ['settings', 'auth', 'redemptions'],
+)
+const ModelsPage = page(() => import('@/features/models/pages/models-page.tsx'), 'ModelsPage', ['models'])
+const ChannelsPage = page(() => import('@/features/channels/pages/channels-page.tsx'), 'ChannelsPage', [
+  'channels',
+])
+const ChannelFormPage = page(
+  () => import('@/features/channels/pages/channel-form-page.tsx'),
+  'ChannelFormPage',
+  ['channels'],
+)
+const RedemptionsPage = page(
+  () => import('@/features/redemptions/pages/redemptions-page.tsx'),
+  'RedemptionsPage',
+  ['redemptions'],
+)
+const RedemptionFormPage = page(
+  () => import('@/features/redemptions/pages/redemption-form-page.tsx'),
+  'RedemptionFormPage',
+  ['redemptions'],
+)
+const UsersPage = page(() => import('@/features/users/pages/users-page.tsx'), 'UsersPage', ['users'])
+const UserFormPage = page(() => import('@/features/users/pages/user-form-page.tsx'), 'UserFormPage', [
+  'users',
+])
 
-registerNavigate((to) => void router.navigate(to))
+/**
+ * The console's routes, in React Router's declarative mode (`<Routes>`): the data router
+ * (`createBrowserRouter`, loaders, `lazy` routes) would add about 18 kB to the sign-in page's
+ * first load, and the console uses none of its data features. Pages are `React.lazy` components.
+ */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<AppLayout />}>
+        <Route index element={<HomePage />} />
+        <Route path="login" element={<LoginPage />} />
+        <Route path="register" element={<RegisterPage />} />
+        <Route path="github" element={<GitHubAuthorizePage />} />
+        <Route path="oauth/github" element={<GitHubCallbackPage />} />
+        <Route path="oauth/lark" element={<LarkCallbackPage />} />
+        <Route path="oauth/oidc" element={<OidcCallbackPage />} />
+        <Route path="reset" element={<ForgotPasswordPage />} />
+        {/* The link of the password reset mail. */}
+        <Route path="user/reset" element={<ResetLandingPage />} />
+        <Route path="chat" element={<ChatPage />} />
+        <Route element={<RequireSignIn />}>
+          <Route path="token" element={<TokensPage />} />
+          <Route path="token/add" element={<TokenFormPage />} />
+          <Route path="token/edit/:id" element={<TokenFormPage />} />
+          <Route path="log" element={<LogsPage />} />
+          <Route path="topup" element={<TopUpPage />} />
+          <Route path="setting" element={<SettingsPage />} />
+          {/* Editing one's own profile: no group or quota fields. */}
+          <Route path="user/edit" element={<ProfileEditPage />} />
+          <Route path="models" element={<ModelsPage />} />
+          <Route element={<RequireAdmin />}>
+            <Route path="channel" element={<ChannelsPage />} />
+            <Route path="channel/add" element={<ChannelFormPage />} />
+            <Route path="channel/edit/:id" element={<ChannelFormPage />} />
+            <Route path="redemption" element={<RedemptionsPage />} />
+            <Route path="redemption/add" element={<RedemptionFormPage />} />
+            <Route path="redemption/edit/:id" element={<RedemptionFormPage />} />
+            <Route path="user" element={<UsersPage />} />
+            <Route path="user/add" element={<UserFormPage />} />
+            <Route path="user/edit/:id" element={<UserFormPage />} />
+          </Route>
+        </Route>
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  )
+}

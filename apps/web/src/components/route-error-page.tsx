@@ -1,18 +1,15 @@
 import { Button, Code, Container, Stack, Text, Title } from '@mantine/core'
 import { useTranslation } from 'react-i18next'
-import { isRouteErrorResponse, useRouteError } from 'react-router'
 import { isChunkLoadError } from '@/lib/chunk-load.ts'
 
 function describe(error: unknown): string {
-  if (isRouteErrorResponse(error)) return `${error.status} ${error.statusText}`.trim()
   if (error instanceof Error) return error.message
   return String(error)
 }
 
-/** The route error boundary: a page that failed to load, or anything a page threw while rendering. */
-export function RouteErrorPage() {
+/** What the error boundary shows: a page that failed to load, or anything a page threw while rendering. */
+export function RouteErrorPage({ error }: { error: unknown }) {
   const { t } = useTranslation()
-  const error = useRouteError()
   const chunkFailed = isChunkLoadError(error)
   return (
     <Container size="sm" py="xl">

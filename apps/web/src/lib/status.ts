@@ -1,7 +1,6 @@
 import type { StatusRecord } from '@one-api/contracts'
 import { DEFAULT_QUOTA_PER_UNIT } from '@one-api/contracts/quota'
-import { type QueryClient, useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useState, useSyncExternalStore } from 'react'
 import { i18n } from '@/i18n/i18n.ts'
 import { apiGet } from './api-client.ts'
 import { readJson, StorageKey, writeItem } from './local-storage.ts'
@@ -9,13 +8,6 @@ import { notifyError } from './notify.ts'
 
 export const DEFAULT_SYSTEM_NAME = 'One API'
 export const DEFAULT_LOGO = '/logo.png'
-
-export const statusQueryKey = ['status'] as const
-
-/** Everything cached for the previous user goes when the user changes; the status record stays. */
-export function forgetUserQueries(queryClient: QueryClient): void {
-  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== statusQueryKey[0] })
-}
 
 /** Keeps the status record and its one-api keys in local storage, for the next start and for pages. */
 function rememberStatus(status: StatusRecord): void {
@@ -66,15 +58,51 @@ function withDefaults(status: Partial<StatusRecord> | undefined): ConsoleStatus 
 }
 
 /**
+ * The status record fetched this start of the console. Kept here rather than in TanStack Query: the
+ * layout and the sign-in page read it, and Query stays out of the sign-in page's first load.
+ * One request at a time; a failed one is tried again by the next component that asks.
+ */
+const listeners = new Set<() => void>()
+let fetched: Partial<StatusRecord> | undefined
+let request: Promise<void> | undefined
+
+function load(): Promise<void> {
+  request ??= fetchStatus().then(
+    (status) => {
+      fetched = status
+      for (const listener of listeners) listener()
+    },
+    () => {
+      request = undefined
+    },
+  )
+  return request
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener)
+  void load()
+  return () => listeners.delete(listener)
+}
+
+/** Fetches the record again (after the administrator changed the options it reflects). */
+export function refreshStatus(): Promise<void> {
+  request = undefined
+  return load()
+}
+
+/** Drops the fetched record: the next reader fetches it as on a fresh start (component tests). */
+export function forgetStatus(): void {
+  fetched = undefined
+  request = undefined
+}
+
+/**
  * The server's status record, fetched once per start of the console. The copy stored by the last
  * start stands in until the fresh one arrives (or when it cannot), so the name and menu do not flicker.
  */
 export function useStatus(): ConsoleStatus {
   const [stored] = useState(readStoredStatus)
-  const query = useQuery({
-    queryKey: statusQueryKey,
-    queryFn: fetchStatus,
-    staleTime: Number.POSITIVE_INFINITY,
-  })
-  return withDefaults(query.data ?? stored)
+  const current = useSyncExternalStore(subscribe, () => fetched)
+  return withDefaults(current ?? stored)
 }

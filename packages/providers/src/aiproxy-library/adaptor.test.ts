@@ -1,7 +1,7 @@
 /**
- * The library reports no token usage, which the shared conformance suite's answer and stream cases
- * require, so these check the same things for it: what is sent, the answer an OpenAI client gets
- * (checked against OpenAI's schema), the stream replayed in pieces, and the classification of errors.
+ * The library's own behaviour: the library id from the config or the legacy column, the documents
+ * appended as links, and its errors. The shared suite's cases that apply (the library reports no
+ * usage) run in conformance.test.ts.
  */
 import { describe, expect, it } from 'vitest'
 import { getAdaptor } from '../registry.ts'

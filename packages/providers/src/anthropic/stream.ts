@@ -24,16 +24,30 @@ export class AnthropicToOpenAiStream extends SseChatStream {
 
   protected onData(data: Json, event: SseEvent): void {
     if (this.writer.ended) return
-    const handlers: Record<string, () => void> = {
-      message_start: () => this.onMessageStart(data.message),
-      content_block_start: () => this.onBlockStart(data),
-      content_block_delta: () => this.onBlockDelta(data),
-      message_delta: () => this.onMessageDelta(data),
-      message_stop: () => this.writer.end(),
-      ping: () => this.writer.keepAlive(),
-      error: () => this.writer.error(mapUpstreamError(200, event.data)),
+    // A switch, not a table of handlers: this runs for every event of every stream.
+    switch (data.type ?? event.event) {
+      case 'message_start':
+        this.onMessageStart(data.message)
+        break
+      case 'content_block_start':
+        this.onBlockStart(data)
+        break
+      case 'content_block_delta':
+        this.onBlockDelta(data)
+        break
+      case 'message_delta':
+        this.onMessageDelta(data)
+        break
+      case 'message_stop':
+        this.writer.end()
+        break
+      case 'ping':
+        this.writer.keepAlive()
+        break
+      case 'error':
+        this.writer.error(mapUpstreamError(200, event.data))
+        break
     }
-    handlers[String(data.type ?? event.event)]?.()
   }
 
   private onMessageStart(message: unknown): void {

@@ -5,6 +5,7 @@
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
 import { openAiUsageOf } from '../shared/chat-chunks.ts'
+import { embeddingListResponse, noEmbeddings } from '../shared/embedding-list.ts'
 import { countOf, isRecord, type Json } from '../shared/json.ts'
 import { localError, nonStreamReply, readAnswerJson } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
@@ -99,31 +100,10 @@ function parseChat(json: Json, request: RelayRequest): ParsedResponse | Upstream
   }
 }
 
-/** float32 little-endian bytes as base64, the encoding the OpenAI SDKs ask for. */
-const base64Vector = (values: number[]): string =>
-  Buffer.from(new Float32Array(values).buffer).toString('base64')
-
 function parseEmbed(json: Json, request: RelayRequest): ParsedResponse | UpstreamError {
   const vectors = isRecord(json.embeddings) ? json.embeddings.float : json.embeddings
-  if (!Array.isArray(vectors)) {
-    return localError(502, 'invalid_upstream_response', 'upstream returned no embeddings', {
-      retryable: true,
-      type: 'upstream_error',
-    })
-  }
-  const base64 = request.json?.encoding_format === 'base64'
-  const usage = cohereUsage(json.meta)
-  const answer = {
-    object: 'list',
-    data: vectors.map((vector, index) => ({
-      object: 'embedding',
-      index,
-      embedding: base64 ? base64Vector(vector as number[]) : vector,
-    })),
-    model: request.mappedModel,
-    usage: { prompt_tokens: usage?.promptTokens ?? 0, total_tokens: usage?.promptTokens ?? 0 },
-  }
-  return { kind: 'response', body: Buffer.from(JSON.stringify(answer)), usage }
+  if (!Array.isArray(vectors)) return noEmbeddings()
+  return embeddingListResponse(vectors, request, cohereUsage(json.meta))
 }
 
 /**

@@ -1,8 +1,7 @@
 /**
- * DeepL has no chat format of its own and does not stream, so the shared conformance suite's
- * cases do not apply; these check the same things where they do: what is sent for a plain, a
- * system-prompted and a multi-turn request, the answer an OpenAI client gets (checked against
- * OpenAI's schema), the stream built from the answer, and the classification of errors.
+ * DeepL's own behaviour: the target language read from the model, the context sent, characters
+ * billed, the stream built from the JSON answer and DeepL's statuses. The shared suite's cases
+ * that apply run in conformance.test.ts.
  */
 import { describe, expect, it } from 'vitest'
 import { getAdaptor } from '../registry.ts'

@@ -3,6 +3,7 @@
  * Gemini's, Gemini streams passed on in the framing the client asked for, errors in Google's shape.
  */
 import { describe, expect, it } from 'vitest'
+import { SAFETY_CATEGORIES, safetySettings } from '../gemini/request-body.ts'
 import { openAiCompatibleAdaptor } from '../openai-compatible/adaptor.ts'
 import type { Json } from '../shared/json.ts'
 import { fixtureLoader, splitEvery } from '../testing/fixtures.ts'
@@ -239,7 +240,28 @@ describe('Gemini streams for Gemini clients', () => {
     expect(JSON.parse(String(built.body))).toEqual({
       ...native,
       systemInstruction: { parts: [{ text: 'Be kind' }] },
+      // GEMINI_SAFETY_SETTING's default, as on the translated path.
+      safetySettings: safetySettings('BLOCK_NONE'),
     })
+  })
+
+  it('applies GEMINI_SAFETY_SETTING to every harm category unless the client sent safety settings of its own', () => {
+    const channel = { type: 24, key: 'AIza-k', defaults: { geminiSafetySetting: 'BLOCK_ONLY_HIGH' } }
+    const sent = (native: Json) => {
+      const built = geminiNativeAdaptor.buildRequest(clientRequest(native), channel)
+      if (built.kind !== 'request') throw new Error(built.message)
+      return JSON.parse(String(built.body)) as Json
+    }
+    const contents = [{ role: 'user', parts: [{ text: 'hi' }] }]
+    expect(sent({ contents }).safetySettings).toEqual(
+      SAFETY_CATEGORIES.map((category) => ({ category, threshold: 'BLOCK_ONLY_HIGH' })),
+    )
+    const own = [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_LOW_AND_ABOVE' }]
+    expect(sent({ contents, safetySettings: own }).safetySettings).toEqual(own)
+    // Google's JSON also takes the field in snake case: the client's choice all the same.
+    const snake = sent({ contents, safety_settings: own })
+    expect(snake.safety_settings).toEqual(own)
+    expect(snake).not.toHaveProperty('safetySettings')
   })
 })
 

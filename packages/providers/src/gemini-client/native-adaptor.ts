@@ -1,8 +1,10 @@
 /**
  * Gemini clients served by a Gemini upstream: the client's GenerateContentRequest passed on as it
- * came, but for the model the channel maps it to (in the URL) and the channel's forced system
- * prompt (as systemInstruction); the answer passed back as it came, its usageMetadata billed.
- * Streams are always asked with `alt=sse` and framed for the client (native-stream.ts).
+ * came, but for the model the channel maps it to (in the URL), the channel's forced system prompt
+ * (as systemInstruction) and, when the client sent no safety settings of its own, the
+ * administrator's (GEMINI_SAFETY_SETTING for every harm category, as on the translated path); the
+ * answer passed back as it came, its usageMetadata billed. Streams are always asked with `alt=sse`
+ * and framed for the client (native-stream.ts).
  */
 import type {
   Adaptor,
@@ -11,7 +13,8 @@ import type {
   UpstreamError,
   UpstreamResponse,
 } from '../adaptor.ts'
-import { type GeminiTarget, geminiAdaptorFor, geminiTarget } from '../gemini/adaptor.ts'
+import { type GeminiTarget, geminiAdaptorFor, geminiTarget, safetyThreshold } from '../gemini/adaptor.ts'
+import { safetySettings } from '../gemini/request-body.ts'
 import { geminiUsage, parseGeminiJson } from '../gemini/response.ts'
 import { GeminiNativeStream } from './native-stream.ts'
 
@@ -30,6 +33,10 @@ export function geminiNativeAdaptorFor(target: GeminiTarget): Adaptor {
       if (!native) return translated.buildRequest(request, channel)
       const body: Record<string, unknown> = { ...native }
       if (request.systemPrompt) body.systemInstruction = { parts: [{ text: request.systemPrompt }] }
+      // Google's JSON takes both spellings of a field; either one means the client chose its own.
+      if (!('safetySettings' in native) && !('safety_settings' in native)) {
+        body.safetySettings = safetySettings(safetyThreshold(channel))
+      }
       const action = request.stream ? 'streamGenerateContent?alt=sse' : 'generateContent'
       const auth = target.headers(channel)
       if ('kind' in auth) return auth as UpstreamError

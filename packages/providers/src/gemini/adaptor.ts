@@ -100,6 +100,10 @@ const actionOf = (request: RelayRequest): GeminiAction =>
       ? 'streamGenerateContent?alt=sse'
       : 'generateContent'
 
+/** GEMINI_SAFETY_SETTING, or its default: the threshold sent for every harm category. */
+export const safetyThreshold = (channel: ChannelCredentials): string =>
+  channel.defaults?.geminiSafetySetting?.trim() || DEFAULT_SAFETY_THRESHOLD
+
 /** The adaptor that serves OpenAI clients from a Gemini upstream reached through `target`. */
 export function geminiAdaptorFor(target: GeminiTarget): Adaptor {
   return {
@@ -123,7 +127,7 @@ export function geminiAdaptorFor(target: GeminiTarget): Adaptor {
               model: request.mappedModel,
               systemPrompt: request.systemPrompt,
               images: request.images,
-              safetyThreshold: channel.defaults?.geminiSafetySetting?.trim() || DEFAULT_SAFETY_THRESHOLD,
+              safetyThreshold: safetyThreshold(channel),
             })
       return upstreamRequest(target, request, channel, actionOf(request), body)
     },

@@ -272,7 +272,7 @@ export function geminiChatBody(json: Json, options: GeminiChatOptions): Json {
 }
 
 /** The texts of an OpenAI embeddings `input` (a string or a list of strings). */
-function embeddingInputs(input: unknown): string[] {
+export function embeddingInputs(input: unknown): string[] {
   if (typeof input === 'string') return [input]
   if (Array.isArray(input)) return input.filter((item): item is string => typeof item === 'string')
   return []

@@ -6,8 +6,9 @@
  * https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
+import { embeddingListResponse, noEmbeddings } from '../shared/embedding-list.ts'
 import { countOrZero, isRecord, type Json } from '../shared/json.ts'
-import { localError, mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
+import { mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
 
 /**
@@ -250,22 +251,8 @@ export function parseGeminiEmbeddingResponse(
 ): ParsedResponse | UpstreamError {
   const parsed = parseGeminiJson(response)
   if (parsed.kind === 'error') return parsed
-  const embeddings = Array.isArray(parsed.json.embeddings) ? parsed.json.embeddings : undefined
-  if (!embeddings) {
-    return localError(502, 'invalid_upstream_response', 'upstream returned no embeddings', {
-      retryable: true,
-      type: 'upstream_error',
-    })
-  }
-  const list = {
-    object: 'list',
-    data: embeddings.map((embedding, index) => ({
-      object: 'embedding',
-      index,
-      embedding: isRecord(embedding) && Array.isArray(embedding.values) ? embedding.values : [],
-    })),
-    model: request.mappedModel,
-    usage: { prompt_tokens: 0, total_tokens: 0 },
-  }
-  return { kind: 'response', body: Buffer.from(JSON.stringify(list)), usage: undefined }
+  const embeddings = parsed.json.embeddings
+  if (!Array.isArray(embeddings)) return noEmbeddings()
+  const vectors = embeddings.map((embedding) => (isRecord(embedding) ? embedding.values : undefined))
+  return embeddingListResponse(vectors, request, undefined)
 }

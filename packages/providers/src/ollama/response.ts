@@ -5,6 +5,7 @@
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
 import { openAiUsageOf } from '../shared/chat-chunks.ts'
+import { embeddingListResponse, noEmbeddings } from '../shared/embedding-list.ts'
 import { countOf, isRecord, type Json } from '../shared/json.ts'
 import { localError, mapUpstreamError, nonStreamReply, readAnswerJson } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
@@ -86,31 +87,12 @@ function parseChat(json: Json, request: RelayRequest): ParsedResponse | Upstream
   return { kind: 'response', body: Buffer.from(JSON.stringify(completion)), usage, completionText: generated }
 }
 
-/** float32 little-endian bytes as base64, the encoding the OpenAI SDKs ask for. */
-const base64Vector = (values: number[]): string =>
-  Buffer.from(new Float32Array(values).buffer).toString('base64')
-
 function parseEmbed(json: Json, request: RelayRequest): ParsedResponse | UpstreamError {
-  if (!Array.isArray(json.embeddings)) {
-    return localError(502, 'invalid_upstream_response', 'upstream returned no embeddings', {
-      retryable: true,
-      type: 'upstream_error',
-    })
-  }
-  const base64 = request.json?.encoding_format === 'base64'
+  if (!Array.isArray(json.embeddings)) return noEmbeddings()
   const prompt = countOf(json.prompt_eval_count)
-  const answer = {
-    object: 'list',
-    data: json.embeddings.map((vector, index) => ({
-      object: 'embedding',
-      index,
-      embedding: base64 ? base64Vector(vector as number[]) : vector,
-    })),
-    model: typeof json.model === 'string' ? json.model : request.mappedModel,
-    usage: { prompt_tokens: prompt ?? 0, total_tokens: prompt ?? 0 },
-  }
   const usage = prompt === undefined ? undefined : ollamaUsage({ prompt_eval_count: prompt, eval_count: 0 })
-  return { kind: 'response', body: Buffer.from(JSON.stringify(answer)), usage }
+  const model = typeof json.model === 'string' ? json.model : request.mappedModel
+  return embeddingListResponse(json.embeddings, request, usage, model)
 }
 
 export function parseOllamaResponse(

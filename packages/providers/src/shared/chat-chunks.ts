@@ -40,6 +40,10 @@ export class ChatChunkWriter {
   private output = ''
   private opened = false
   private done = false
+  /** `data: ` and a chunk's JSON up to its delta, for the id and model it was built with. */
+  private chunkStart = ''
+  private chunkStartId = ''
+  private chunkStartModel = ''
 
   /** usageOf writes the usage chunk's object (a provider may add its own counts to OpenAI's). */
   constructor(
@@ -154,9 +158,20 @@ export class ChatChunkWriter {
     }
   }
 
+  /**
+   * One chunk event, the same bytes as JSON.stringify of `{ ...head(), choices: [{ index: 0, delta,
+   * logprobs: null, finish_reason }] }`: the part before the delta is built once per id and model,
+   * as every chunk of a stream shares it.
+   */
   private emit(delta: Json, finish: string | null): void {
-    const chunk = { ...this.head(), choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] }
-    this.output += `data: ${JSON.stringify(chunk)}\n\n`
+    if (this.chunkStart === '' || this.chunkStartId !== this.id || this.chunkStartModel !== this.model) {
+      this.chunkStartId = this.id
+      this.chunkStartModel = this.model
+      const head = JSON.stringify({ ...this.head(), choices: [] })
+      this.chunkStart = `data: ${head.slice(0, -3)}[{"index":0,"delta":`
+    }
+    const reason = finish === null ? 'null' : JSON.stringify(finish)
+    this.output += `${this.chunkStart}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${reason}}]}\n\n`
   }
 }
 

@@ -28,6 +28,18 @@ export interface OpenAiStreamOptions {
   readonly dropUsageChunk: boolean
   /** Upper bound on the kept completion text (UTF-16 units); the length is counted beyond it. */
   readonly completionTextCap?: number
+  /**
+   * For a provider that reports failures in an object of its own inside events that look like
+   * chunks (MiniMax's `base_resp`): events holding an object under `key` are read with `read`, and
+   * one that is an error is recorded as the stream's error and not forwarded. Absent for the others.
+   */
+  readonly bodyError?: BodyErrorReader
+}
+
+/** Reads the object opening at `open` in `buffer[open, end)` as an error, or undefined when it is none. */
+export interface BodyErrorReader {
+  readonly key: string
+  read(buffer: Buffer, open: number, end: number): UpstreamError | undefined
 }
 
 /** The event that closes an OpenAI stream; finish() adds it when the upstream ended without one. */
@@ -58,11 +70,14 @@ interface ChunkMarkers {
   readonly error: number[]
   /** Positions of `"choices": []` (Azure's content-filter chunks, the usage chunk). */
   readonly emptyChoices: number[]
+  /** Positions of objects held by the provider's own error key (OpenAiStreamOptions.bodyError). */
+  readonly bodyError: number[] | undefined
 }
 
 /** Positions of the markers that make an event need a closer look (see objectsHeldBy). */
-function findMarkers(text: string, chat: boolean): ChunkMarkers {
-  const [usage, error] = objectsHeldBy(text, OBJECT_KEYS_TO_READ)
+function findMarkers(text: string, chat: boolean, bodyErrorKey: string | undefined): ChunkMarkers {
+  const keys = bodyErrorKey === undefined ? OBJECT_KEYS_TO_READ : [...OBJECT_KEYS_TO_READ, bodyErrorKey]
+  const [usage, error, bodyError] = objectsHeldBy(text, keys)
   const emptyChoices: number[] = []
   if (chat) {
     for (let index = text.indexOf(']'); index !== -1; index = text.indexOf(']', index + 1)) {
@@ -70,7 +85,7 @@ function findMarkers(text: string, chat: boolean): ChunkMarkers {
       if (text.charCodeAt(open) === 0x5b && keyBefore(text, open, 'choices')) emptyChoices.push(index)
     }
   }
-  return { usage: usage!, error: error!, emptyChoices }
+  return { usage: usage!, error: error!, emptyChoices, bodyError }
 }
 
 /** What a `choices` key holds: a non-empty array, `[]`, something else, or no such key. */
@@ -187,7 +202,7 @@ class OpenAiStreamTransformer implements StreamTransformer {
       bounds.push(position, lineEnd + 2)
       position = lineEnd + 2
     }
-    const markers = findMarkers(text, this.options.mode === 'chat')
+    const markers = findMarkers(text, this.options.mode === 'chat', this.options.bodyError?.key)
     // Forwarded events are moved up over dropped ones inside the chunk itself (each event is judged
     // before anything is moved over it), so dropping the usage chunk costs no new buffer: it cost
     // 1.7 kB of garbage and 0.3-0.5 us a stream (StreamTransformer.push owns the chunk).
@@ -253,6 +268,7 @@ class OpenAiStreamTransformer implements StreamTransformer {
     end: number,
     markers: ChunkMarkers,
   ): boolean {
+    if (markers.bodyError && this.readBodyError(chunk, start, end, markers.bodyError)) return false
     const hasError = anyWithin(markers.error, start, end)
     if (hasError) this.recordStreamError(chunk.toString('utf8', start, end))
     const usageAt = lastWithin(markers.usage, start, end)
@@ -260,6 +276,14 @@ class OpenAiStreamTransformer implements StreamTransformer {
     if (hasError) return true
     if (isBlank(chunk, start, end)) return false
     return !anyWithin(markers.emptyChoices, start, end)
+  }
+
+  /** True when the event holds the provider's own error object and it says the call failed. */
+  private readBodyError(chunk: Buffer, start: number, end: number, positions: number[]): boolean {
+    const open = lastWithin(positions, start, end)
+    const error = open === undefined ? undefined : this.options.bodyError!.read(chunk, open, end)
+    if (error) this.streamError = error
+    return error !== undefined
   }
 
   /** Reads only the usage object; the event is forwarded unless it is the usage-only chunk we asked for. */
@@ -308,7 +332,7 @@ class OpenAiStreamTransformer implements StreamTransformer {
     }
     const payload = Buffer.from(event.data)
     const text = payload.toString('latin1')
-    const markers = findMarkers(text, this.options.mode === 'chat')
+    const markers = findMarkers(text, this.options.mode === 'chat', this.options.bodyError?.key)
     if (this.judgeEvent(payload, text, 0, payload.length, markers)) {
       this.hold(payload, 0, payload.length)
       if (!this.answered && markers.error.length === 0) {

@@ -4,7 +4,9 @@
  * OpenAI client gets back for text, a tool call, an empty and a filtered answer (checked against
  * OpenAI's published schema); streams of text and of a tool call, with and without the usage
  * chunk, and one cut short; and the mapping of 400/401/404/429/5xx for retry and channel disabling.
- * Fixtures are the provider's documented wire bodies, stored beside the adaptor.
+ * Fixtures are the provider's documented wire bodies, stored beside the adaptor. A case that does
+ * not apply to a provider (no stream, no system prompt) is named in `notApplicable` with the
+ * reason, and reported as skipped with it.
  */
 import { describe, expect, it } from 'vitest'
 import type { Adaptor, ChannelCredentials, RelayRequest } from '../adaptor.ts'
@@ -34,9 +36,26 @@ export interface Answer {
   readonly reasoning?: string
   readonly tool?: { name: string; arguments: Record<string, unknown> }
   readonly finishReason: string
-  /** The usage billed (the fields given are compared). */
-  readonly usage: Partial<Usage> & Pick<Usage, 'totalTokens'>
+  /**
+   * The usage billed (the fields given are compared); absent for a provider that reports none:
+   * the answer then carries no usage and its text is what the gateway counts.
+   */
+  readonly usage?: Partial<Usage> & Pick<Usage, 'totalTokens'>
 }
+
+/** The suite's cases, as `notApplicable` names them. */
+export type ConformanceCase =
+  | 'system'
+  | 'multiTurn'
+  | 'image'
+  | 'tools'
+  | 'toolCall'
+  | 'empty'
+  | 'filtered'
+  | 'stream'
+  | 'streamedToolCall'
+  | 'usageChunk'
+  | 'cutStream'
 
 export interface AnswerCase {
   readonly request: RelayRequest
@@ -54,19 +73,20 @@ export interface ConformanceFixtures {
    */
   readonly auth: readonly [name: string, value: string | RegExp]
   readonly plain: SentCase
-  readonly system: SentCase
-  readonly multiTurn: SentCase
+  /** Left out only with a reason in notApplicable, as are multiTurn, empty and stream. */
+  readonly system?: SentCase
+  readonly multiTurn?: SentCase
   /** Left out only for a provider without image input (the case is then reported as skipped). */
   readonly image?: SentCase
   /** Left out only for a provider without function calling, with toolCall and streamedToolCall. */
   readonly tools?: SentCase
   readonly text: AnswerCase
   readonly toolCall?: AnswerCase
-  readonly empty: AnswerCase
+  readonly empty?: AnswerCase
   /** Left out for a provider that never reports a filtered answer (Ollama has no content filter). */
   readonly filtered?: AnswerCase
   /** Stream requests whose client did not ask for usage. */
-  readonly stream: AnswerCase
+  readonly stream?: AnswerCase
   readonly streamedToolCall?: AnswerCase
   /**
    * The stream reply cut between two events past the answer's first content, for a framing other
@@ -79,6 +99,29 @@ export interface ConformanceFixtures {
     modelNotFound: RecordedReply
     rateLimited: RecordedReply
     serverError: RecordedReply
+  }
+  /**
+   * The cases that do not apply to this provider, each with the reason (reported with the skipped
+   * case). A case named here must not be given; `system`, `multiTurn`, `empty` and `stream` may be
+   * left out only when named here. Without a stream, the usage-chunk and cut-stream cases go too.
+   */
+  readonly notApplicable?: Partial<Record<ConformanceCase, string>>
+}
+
+/** Cases every provider has unless it says why not. */
+const EXPECTED_CASES = ['system', 'multiTurn', 'empty', 'stream'] as const
+
+/** Refuses fixtures that give a case they call not applicable, or leave one out without a reason. */
+function checkDeclaredCases(fixtures: ConformanceFixtures): void {
+  const declared = fixtures.notApplicable ?? {}
+  const given = fixtures as unknown as Record<string, unknown>
+  for (const name of Object.keys(declared)) {
+    if (given[name] !== undefined)
+      throw new Error(`conformance case ${name} is given and declared not applicable`)
+  }
+  for (const name of EXPECTED_CASES) {
+    if (given[name] === undefined && declared[name] === undefined)
+      throw new Error(`conformance case ${name} is left out without a reason in notApplicable`)
   }
 }
 
@@ -99,7 +142,11 @@ const sentBody = (adaptor: Adaptor, fixtures: ConformanceFixtures, testCase: Sen
 function expectAnswer(adaptor: Adaptor, testCase: AnswerCase) {
   const { reply, answer } = testCase
   const result = parsed(adaptor.parseResponse({ ...reply, headers: headersOf(reply) }, testCase.request))
-  expect(result.usage).toMatchObject(answer.usage)
+  if (answer.usage) expect(result.usage).toMatchObject(answer.usage)
+  else {
+    expect(result.usage).toBeUndefined()
+    if (answer.text !== undefined) expect(result.completionText).toBe(answer.text)
+  }
   const completion = chatCompletionOf(result)
   // biome-ignore lint/suspicious/noExplicitAny: a parsed answer, checked field by field below
   const choice = (completion.choices as Record<string, any>[])[0]!
@@ -110,7 +157,9 @@ function expectAnswer(adaptor: Adaptor, testCase: AnswerCase) {
     expect(choice.message.tool_calls[0].function.name).toBe(answer.tool.name)
     expect(JSON.parse(choice.message.tool_calls[0].function.arguments)).toEqual(answer.tool.arguments)
   }
-  expect((completion.usage as Record<string, number>).total_tokens).toBe(answer.usage.totalTokens)
+  if (answer.usage) {
+    expect((completion.usage as Record<string, number>).total_tokens).toBe(answer.usage.totalTokens)
+  }
 }
 
 function expectStream(adaptor: Adaptor, fixtures: ConformanceFixtures, testCase: AnswerCase) {
@@ -129,69 +178,108 @@ function expectStream(adaptor: Adaptor, fixtures: ConformanceFixtures, testCase:
       expect(JSON.parse(result.tools[0]!.arguments)).toEqual(answer.tool.arguments)
     }
     expect(result.finishReason).toBe(answer.finishReason)
-    expect(replay.transformer.usage).toMatchObject(answer.usage)
+    if (answer.usage) expect(replay.transformer.usage).toMatchObject(answer.usage)
+    else {
+      expect(replay.transformer.usage).toBeUndefined()
+      if (answer.text !== undefined) expect(replay.transformer.completionText).toBe(answer.text)
+    }
     expect(replay.transformer.upstreamCompleted).toBe(true)
     expect(replay.transformer.answered).toBe(true)
   }
 }
 
 export function runAdaptorConformance(adaptor: Adaptor, fixtures: ConformanceFixtures): void {
+  checkDeclaredCases(fixtures)
+  const declared = fixtures.notApplicable ?? {}
+  const noStream = declared.stream === undefined ? undefined : `no stream: ${declared.stream}`
+  /** A case run when its fixture is there; skipped, with the reason when one is declared, otherwise. */
+  const testCase = <T>(
+    name: ConformanceCase | undefined,
+    title: string,
+    given: T | undefined,
+    run: (given: T) => void,
+  ) => {
+    const reason =
+      name === undefined
+        ? undefined
+        : (declared[name] ?? (name === 'usageChunk' || name === 'cutStream' ? noStream : undefined))
+    if (given === undefined || reason !== undefined) {
+      it.skip(reason === undefined ? title : `${title} (not applicable: ${reason})`, () => {})
+      return
+    }
+    it(title, () => run(given))
+  }
+  const { stream } = fixtures
+
   describe(`adaptor conformance: ${adaptor.name}`, () => {
     it('sends a plain request with the mapped model and the channel key', () => {
       expect(sentBody(adaptor, fixtures, fixtures.plain)).toMatchObject(fixtures.plain.sent)
     })
 
-    it('sends the system prompt where the provider takes it', () => {
-      expect(sentBody(adaptor, fixtures, fixtures.system)).toMatchObject(fixtures.system.sent)
-    })
+    testCase('system', 'sends the system prompt where the provider takes it', fixtures.system, (system) =>
+      expect(sentBody(adaptor, fixtures, system)).toMatchObject(system.sent),
+    )
 
-    it('sends every turn of a conversation, in order', () => {
-      expect(sentBody(adaptor, fixtures, fixtures.multiTurn)).toMatchObject(fixtures.multiTurn.sent)
-    })
+    testCase('multiTurn', 'sends every turn of a conversation, in order', fixtures.multiTurn, (turns) =>
+      expect(sentBody(adaptor, fixtures, turns)).toMatchObject(turns.sent),
+    )
 
-    const { image, tools, toolCall, filtered, streamedToolCall } = fixtures
-    it.skipIf(!image)('sends image input', () => {
-      expect(sentBody(adaptor, fixtures, image!)).toMatchObject(image!.sent)
-    })
+    testCase('image', 'sends image input', fixtures.image, (image) =>
+      expect(sentBody(adaptor, fixtures, image)).toMatchObject(image.sent),
+    )
 
-    it.skipIf(!tools)('sends the tools and the tool choice', () => {
-      expect(sentBody(adaptor, fixtures, tools!)).toMatchObject(tools!.sent)
-    })
+    testCase('tools', 'sends the tools and the tool choice', fixtures.tools, (tools) =>
+      expect(sentBody(adaptor, fixtures, tools)).toMatchObject(tools.sent),
+    )
 
     it('returns a text answer with its usage', () => expectAnswer(adaptor, fixtures.text))
-    it.skipIf(!toolCall)('returns a tool call', () => expectAnswer(adaptor, toolCall!))
-    it('returns an empty answer as an answer', () => expectAnswer(adaptor, fixtures.empty))
-    it.skipIf(!filtered)('returns a filtered answer with finish reason content_filter', () =>
-      expectAnswer(adaptor, filtered!),
+    testCase('toolCall', 'returns a tool call', fixtures.toolCall, (call) => expectAnswer(adaptor, call))
+    testCase('empty', 'returns an empty answer as an answer', fixtures.empty, (empty) =>
+      expectAnswer(adaptor, empty),
+    )
+    testCase(
+      'filtered',
+      'returns a filtered answer with finish reason content_filter',
+      fixtures.filtered,
+      (filtered) => expectAnswer(adaptor, filtered),
     )
 
-    it('streams text chunks, keeps usage from a client that did not ask, ends with one [DONE]', () =>
-      expectStream(adaptor, fixtures, fixtures.stream))
-
-    it.skipIf(!streamedToolCall)('streams a tool call', () =>
-      expectStream(adaptor, fixtures, streamedToolCall!),
+    testCase(
+      'stream',
+      'streams text chunks, keeps usage from a client that did not ask, ends with one [DONE]',
+      stream,
+      (given) => expectStream(adaptor, fixtures, given),
     )
 
-    it('forwards the usage chunk to a client that asked for it', () => {
-      const request = { ...fixtures.stream.request, clientWantsUsage: true }
-      const { events } = replayStream(adaptor, fixtures.channel, request, fixtures.stream.reply.body, 13)
+    testCase('streamedToolCall', 'streams a tool call', fixtures.streamedToolCall, (call) =>
+      expectStream(adaptor, fixtures, call),
+    )
+
+    testCase('usageChunk', 'forwards the usage chunk to a client that asked for it', stream, (given) => {
+      const request = { ...given.request, clientWantsUsage: true }
+      const { events } = replayStream(adaptor, fixtures.channel, request, given.reply.body, 13)
       const last = JSON.parse(events.at(-2) as string)
       expect(last.choices).toEqual([])
-      expect(last.usage.total_tokens).toBe(fixtures.stream.answer.usage.totalTokens)
+      expect(last.usage.total_tokens).toBe(given.answer.usage?.totalTokens)
     })
 
-    it('passes on what a cut stream carried and never closes it as complete', () => {
-      const bytes = fixtures.stream.reply.body
-      // Cut between two events (LF or CRLF line ends), past the answer's first content, unless the
-      // fixtures give a cut of their own (framings other than SSE).
-      const middle = Math.floor(bytes.length / 2)
-      const ends = [bytes.indexOf('\n\n', middle) + 2, bytes.indexOf('\r\n\r\n', middle) + 4]
-      const half = fixtures.cutStream ?? bytes.subarray(0, Math.min(...ends.filter((end) => end > middle)))
-      const replay = replayStream(adaptor, fixtures.channel, fixtures.stream.request, half, 5, false)
-      expect(replay.events).not.toContain('[DONE]')
-      expect(replay.transformer.upstreamCompleted).toBe(false)
-      expect(replay.chunks.length).toBeGreaterThan(0)
-    })
+    testCase(
+      'cutStream',
+      'passes on what a cut stream carried and never closes it as complete',
+      stream,
+      (given) => {
+        const bytes = given.reply.body
+        // Cut between two events (LF or CRLF line ends), past the answer's first content, unless the
+        // fixtures give a cut of their own (framings other than SSE).
+        const middle = Math.floor(bytes.length / 2)
+        const ends = [bytes.indexOf('\n\n', middle) + 2, bytes.indexOf('\r\n\r\n', middle) + 4]
+        const half = fixtures.cutStream ?? bytes.subarray(0, Math.min(...ends.filter((end) => end > middle)))
+        const replay = replayStream(adaptor, fixtures.channel, given.request, half, 5, false)
+        expect(replay.events).not.toContain('[DONE]')
+        expect(replay.transformer.upstreamCompleted).toBe(false)
+        expect(replay.chunks.length).toBeGreaterThan(0)
+      },
+    )
 
     it('maps upstream errors for retry and channel disabling', () => {
       const request = fixtures.text.request

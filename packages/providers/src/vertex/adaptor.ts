@@ -1,8 +1,9 @@
 /**
  * Vertex AI channels (type 42): Claude models (publisher anthropic, `:rawPredict` /
- * `:streamRawPredict`, claude.ts) and Gemini models (publisher google, gemini.ts) of the channel's
- * project and region (url.ts), called with an OAuth token obtained from the channel's service
- * account (access-token.ts; the pipeline caches it until shortly before it expires).
+ * `:streamRawPredict`, claude.ts), Gemini models (publisher google, gemini.ts) and text embedding
+ * models (publisher google, `:predict`, embeddings.ts) of the channel's project and region
+ * (url.ts), called with an OAuth token obtained from the channel's service account
+ * (access-token.ts; the pipeline caches it until shortly before it expires).
  */
 import type {
   Adaptor,
@@ -18,6 +19,7 @@ import { AnthropicToOpenAiStream } from '../anthropic/stream.ts'
 import { localError } from '../shared/upstream-error.ts'
 import { tokenExchange } from './access-token.ts'
 import { claudeAction, vertexClaudeBody } from './claude.ts'
+import { parseVertexEmbeddings, vertexEmbedBody } from './embeddings.ts'
 import { vertexError } from './errors.ts'
 import { vertexGeminiAdaptor } from './gemini.ts'
 import { type VertexSettings, vertexSettings } from './service-account.ts'
@@ -90,6 +92,17 @@ export function claudeRequest(
   return bearerRequest(url, access.token, request.stream, body())
 }
 
+function buildEmbeddingRequest(
+  request: RelayRequest,
+  channel: ChannelCredentials,
+): UpstreamRequest | UpstreamError {
+  const access = vertexAccess(request, channel)
+  if ('kind' in access) return access
+  if (!request.json) return invalidRequest('invalid_request', 'an embeddings request is a JSON body')
+  const url = vertexUrl(channel, access.settings, 'google', request.mappedModel, 'predict')
+  return bearerRequest(url, access.token, false, vertexEmbedBody(request.json))
+}
+
 /** Obtains the channel's token (see Adaptor.credentialExchange). */
 export function vertexCredentialExchange(channel: ChannelCredentials, now: number) {
   const settings = vertexSettings(channel)
@@ -116,13 +129,20 @@ export const vertexAdaptor: Adaptor = {
   remoteImages: (request) => (request.mode === 'chat' ? remoteImageUrls(request.json) : []),
   credentialExchange: vertexCredentialExchange,
   buildRequest(request, channel) {
+    if (request.mode === 'embeddings') return buildEmbeddingRequest(request, channel)
     if (request.mode !== 'chat') {
-      return invalidRequest('unsupported_endpoint', 'Vertex AI channels serve chat completions only')
+      return invalidRequest(
+        'unsupported_endpoint',
+        'Vertex AI channels serve chat completions and embeddings only',
+      )
     }
     const access = vertexAccess(request, channel)
     if ('kind' in access) return access
     return byModel(request).buildRequest(request, channel)
   },
-  parseResponse: (response, request) => byModel(request).parseResponse(response, request),
+  parseResponse: (response, request) =>
+    request.mode === 'embeddings'
+      ? parseVertexEmbeddings(response, request)
+      : byModel(request).parseResponse(response, request),
   createStreamTransformer: (request, built) => byModel(request).createStreamTransformer(request, built),
 }

@@ -145,6 +145,30 @@ describe('Vertex AI adaptor against the mock upstream', () => {
     expect(output.trimEnd().endsWith('data: [DONE]')).toBe(true)
   })
 
+  it('embeds with predict and bills the token counts; gemini-embedding-001 takes one text per request', async () => {
+    const token = await tokenFor()
+    const embed = (model: string, input: string | string[]) =>
+      jsonRelayRequest('embeddings', { model, input, dimensions: 4, encoding_format: 'float' })
+    const request = embed('text-embedding-005', ['one two three', 'four'])
+    const built = vertexAdaptor.buildRequest(request, { ...channel, accessToken: token }) as UpstreamRequest
+    const parsed = vertexAdaptor.parseResponse(await send(built), request)
+    if (parsed.kind !== 'response') throw new Error(parsed.message)
+    expect(mock.requests.at(-1)!.path).toBe(
+      '/v1/projects/mock-project/locations/us-east5/publishers/google/models/text-embedding-005:predict',
+    )
+    const list = JSON.parse(parsed.body.toString()) as { data: { embedding: number[] }[] }
+    expect(list.data.map((item) => item.embedding.length)).toEqual([4, 4])
+    expect(parsed.usage).toMatchObject({ promptTokens: 4, totalTokens: 4 })
+    const many = embed('gemini-embedding-001', ['one', 'two'])
+    const refused = vertexAdaptor.buildRequest(many, { ...channel, accessToken: token }) as UpstreamRequest
+    expect(vertexAdaptor.parseResponse(await send(refused), many)).toMatchObject({
+      kind: 'error',
+      status: 400,
+      type: 'invalid_request_error',
+      retryable: false,
+    })
+  })
+
   it('is refused with a token the endpoint did not issue or revoked: an error that renews the token', async () => {
     const token = await tokenFor()
     mock.vertex.revokeTokens()

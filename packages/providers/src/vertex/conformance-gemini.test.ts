@@ -60,8 +60,8 @@ describe('Gemini on Vertex AI specifics', () => {
     expect((built as { headers: Record<string, string> }).headers).not.toHaveProperty('x-goog-api-key')
   })
 
-  it('serves chat only (Vertex embeddings are another API)', () => {
-    const embeddings = jsonRelayRequest('embeddings', { model: 'gemini-embedding-001', input: 'hi' })
-    expect(vertexAdaptor.buildRequest(embeddings, channel)).toMatchObject({ kind: 'error', status: 400 })
+  it('serves chat and embeddings only', () => {
+    const images = jsonRelayRequest('images', { model: 'imagen-3.0-generate-002', prompt: 'a cat' })
+    expect(vertexAdaptor.buildRequest(images, channel)).toMatchObject({ kind: 'error', status: 400 })
   })
 })

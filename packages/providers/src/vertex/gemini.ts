@@ -9,7 +9,7 @@ import { localError } from '../shared/upstream-error.ts'
 import { vertexSettings } from './service-account.ts'
 import { vertexUrl } from './url.ts'
 
-const vertexGeminiTarget: GeminiTarget = {
+export const vertexGeminiTarget: GeminiTarget = {
   name: 'vertex-ai',
   url(channel, model, action) {
     // headers() ran first and refused a channel without usable settings.

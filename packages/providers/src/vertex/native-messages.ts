@@ -7,7 +7,8 @@
 import type { Adaptor, ChannelCredentials, RelayRequest, UpstreamError, UpstreamRequest } from '../adaptor.ts'
 import { anthropicNativeAdaptor } from '../anthropic/adaptor.ts'
 import { anthropicClientBridge } from '../anthropic-client/bridge.ts'
-import { claudeRequest, isGeminiModel, vertexAdaptor } from './adaptor.ts'
+import { claudeRequest, vertexAdaptor } from './adaptor.ts'
+import { vertexByModel } from './by-model.ts'
 import { vertexClaudeNativeBody } from './claude.ts'
 import { vertexError } from './errors.ts'
 
@@ -32,14 +33,4 @@ const claudeNative: Adaptor = {
   createStreamTransformer: (request, built) => anthropicNativeAdaptor.createStreamTransformer(request, built),
 }
 
-const byModel = (request: RelayRequest): Adaptor =>
-  isGeminiModel(request.mappedModel) ? bridged : claudeNative
-
-export const vertexMessagesAdaptor: Adaptor = {
-  name: 'vertex-ai',
-  remoteImages: (request) => byModel(request).remoteImages?.(request) ?? [],
-  credentialExchange: vertexAdaptor.credentialExchange,
-  buildRequest: (request, channel) => byModel(request).buildRequest(request, channel),
-  parseResponse: (response, request) => byModel(request).parseResponse(response, request),
-  createStreamTransformer: (request, built) => byModel(request).createStreamTransformer(request, built),
-}
+export const vertexMessagesAdaptor: Adaptor = vertexByModel(bridged, claudeNative)

@@ -1,7 +1,7 @@
 /**
  * Xunfei Spark v1 (type 18) against its documented frames and signing scheme. Spark's v1 chat
- * takes text turns only (no tools, no images here), so those cases of the shared conformance
- * suite do not apply; streams are replayed in pieces with the suite's helpers.
+ * takes text turns only (no images), so those cases of the shared conformance suite do not apply;
+ * streams are replayed in pieces with the suite's helpers. Function calling: functions.test.ts.
  */
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'

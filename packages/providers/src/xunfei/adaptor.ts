@@ -20,6 +20,7 @@ import { chatCompletionResponse } from '../shared/chat-completion.ts'
 import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
 import { isLastFrame, readFrame, requestFrame } from './frames.ts'
+import { type SparkFunctionCall, toolCallId } from './functions.ts'
 import { parseSparkKey, signedSparkUrl } from './signed-url.ts'
 import { SparkToOpenAiStream } from './stream.ts'
 import { sparkDomain, sparkPath, sparkVersion } from './versions.ts'
@@ -64,21 +65,25 @@ function parseResponse(response: UpstreamResponse, request: RelayRequest): Parse
   let content = ''
   let usage: Usage | undefined
   let id = 'chatcmpl-spark'
+  const calls: SparkFunctionCall[] = []
   for (const line of response.body.toString('utf8').split('\n')) {
     const frame = readFrame(line)
     if (!frame) continue
     if (frame.error) return frame.error
     content += frame.content
+    calls.push(...frame.functionCalls)
     if (frame.usage) usage = frame.usage
     if (frame.sid) id = frame.sid
   }
-  if (content === '' && !usage) {
+  if (content === '' && calls.length === 0 && !usage) {
     return localError(502, 'xunfei_empty_response_detected', 'the upstream answered nothing', {
       retryable: true,
       type: 'upstream_error',
     })
   }
-  return chatCompletionResponse({ id, text: content, finishReason: 'stop', usage }, request)
+  const toolCalls = calls.map((call, index) => ({ id: toolCallId(id, index), ...call }))
+  const finishReason = calls.length > 0 ? 'tool_calls' : 'stop'
+  return chatCompletionResponse({ id, text: content, toolCalls, finishReason, usage }, request)
 }
 
 export const xunfeiAdaptor: Adaptor = {

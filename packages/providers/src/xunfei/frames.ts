@@ -1,13 +1,14 @@
 /**
- * Spark's WebSocket messages: the request frame built from an OpenAI chat request, and the answer
- * frames read (`header.status` 0, 1, then 2 for the last, whose `payload.usage.text` holds the
- * usage; `header.code` other than 0 is an error).
+ * Spark's WebSocket messages: the request frame built from an OpenAI chat request (its tools as
+ * functions: functions.ts), and the answer frames read (`header.status` 0, 1, then 2 for the last,
+ * whose `payload.usage.text` holds the usage; `header.code` other than 0 is an error).
  * https://www.xfyun.cn/doc/spark/Web.html
  */
 import type { RelayRequest, UpstreamError } from '../adaptor.ts'
 import { countOrZero, isRecord, type Json } from '../shared/json.ts'
 import { localError } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
+import { functionCallOf, type SparkFunctionCall, sparkFunctions } from './functions.ts'
 
 const text = (content: unknown): string =>
   typeof content === 'string'
@@ -32,15 +33,18 @@ export function requestFrame(request: RelayRequest, appId: string, domain: strin
   if (typeof maxTokens === 'number') chat.max_tokens = maxTokens
   if (typeof json.top_k === 'number') chat.top_k = json.top_k
   const user = typeof json.user === 'string' && json.user !== '' ? json.user.slice(0, 32) : undefined
+  const functions = sparkFunctions(json)
   return {
     header: { app_id: appId, ...(user ? { uid: user } : {}) },
     parameter: { chat },
-    payload: { message: { text: turns } },
+    payload: { message: { text: turns }, ...(functions ? { functions } : {}) },
   }
 }
 
 export interface SparkFrame {
   readonly content: string
+  /** Functions the answer calls (`function_call` of its text items). */
+  readonly functionCalls: readonly SparkFunctionCall[]
   /** 2 on the last frame of an answer. */
   readonly status: number
   readonly usage: Usage | undefined
@@ -95,12 +99,27 @@ export function readFrame(line: string): SparkFrame | undefined {
   const code = countOrZero(header.code)
   if (code !== 0) {
     const message = typeof header.message === 'string' ? header.message : 'Xunfei error'
-    return { content: '', status: 2, usage: undefined, sid, error: frameError(code, message) }
+    return {
+      content: '',
+      functionCalls: [],
+      status: 2,
+      usage: undefined,
+      sid,
+      error: frameError(code, message),
+    }
   }
   const choices = isRecord(payload.choices) ? payload.choices : {}
   const pieces = Array.isArray(choices.text) ? choices.text.filter(isRecord) : []
   const content = pieces.map((piece) => (typeof piece.content === 'string' ? piece.content : '')).join('')
-  return { content, status: countOrZero(header.status), usage: frameUsage(payload), sid, error: undefined }
+  const functionCalls = pieces.map(functionCallOf).filter((call) => call !== undefined)
+  return {
+    content,
+    functionCalls,
+    status: countOrZero(header.status),
+    usage: frameUsage(payload),
+    sid,
+    error: undefined,
+  }
 }
 
 /** The last frame of an answer (or an error, after which Xunfei sends nothing more). */

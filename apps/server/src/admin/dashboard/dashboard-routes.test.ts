@@ -5,7 +5,7 @@ import { deleteLogsBefore } from '../../db/repositories/log-queries.ts'
 import { dayOf, SECONDS_PER_DAY } from '../../db/repositories/log-totals.ts'
 import { checkLogTotals } from '../../db/repositories/log-totals-check.ts'
 import { insertLogs, systemLog } from '../../db/repositories/logs-repository.ts'
-import { addUsage } from '../../db/repositories/usage-rollups.ts'
+import { addUsage, USAGE_TABLES, withUsage } from '../../db/repositories/usage-rollups.ts'
 import type { NewLog } from '../../db/schema.ts'
 import { ApiClient, registerAndLogin } from '../../testing/http-client.ts'
 import { ROOT_PASSWORD, startTestApp, type TestApp } from '../../testing/test-app.ts'
@@ -51,6 +51,48 @@ function oneApiDashboard(logs: Seeded[], userId: number) {
     rows.set(key, row)
   }
   return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row)
+}
+
+const SUMS = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'error_count'] as const
+const summed = (row: Record<string, unknown>) =>
+  Object.fromEntries(SUMS.map((column) => [column, Number(row[column])]))
+const byKey =
+  <Row extends Record<string, unknown>>(key: keyof Row) =>
+  (a: Row, b: Row) =>
+    String(a[key]) < String(b[key]) ? -1 : 1
+
+/**
+ * The administrator's models and channels across everyone (read from the day × model and
+ * day × channel tables) equal the sums of usage_daily_channels, which answered them before.
+ */
+async function expectModelsAndChannelsAsFinestRows(
+  server: TestApp,
+  admin: ApiClient,
+  firstDay: number,
+  query: string,
+) {
+  const { body } = await admin.get(`/api/log/dashboard${query}`)
+  const finest = withUsage(server.context.logDb)
+    .selectFrom('usage_daily_channels')
+    .where('day', '>=', firstDay)
+    .where('day', '<=', dayOf(Math.floor(Date.now() / 1000)))
+  const models = await finest
+    .select((eb) => ['model_name', ...SUMS.map((column) => eb.fn.sum(column).as(column))])
+    .groupBy('model_name')
+    .execute()
+  const channels = await finest
+    .select((eb) => ['channel_id', ...SUMS.map((column) => eb.fn.sum(column).as(column))])
+    .groupBy('channel_id')
+    .execute()
+  expect([...body.data.models].sort(byKey('model_name'))).toEqual(
+    models.map((row) => ({ model_name: row.model_name, ...summed(row) })).sort(byKey('model_name')),
+  )
+  const answered = body.data.channels.map(
+    ({ channel_id, channel_name, error_rate, ...row }: Record<string, unknown>) => ({ channel_id, ...row }),
+  )
+  expect(answered.sort(byKey('channel_id'))).toEqual(
+    channels.map((row) => ({ channel_id: Number(row.channel_id), ...summed(row) })).sort(byKey('channel_id')),
+  )
 }
 
 describe.each(testDialects())('usage dashboards on %s', (dialect) => {
@@ -242,6 +284,11 @@ describe.each(testDialects())('usage dashboards on %s', (dialect) => {
     expect(nobody.users).toEqual([])
   })
 
+  it('ranks models and channels across everyone as the day × model × channel rows sum up', async () => {
+    await expectModelsAndChannelsAsFinestRows(server, admin, TODAY - 7, '')
+    await expectModelsAndChannelsAsFinestRows(server, admin, TODAY - 30, `?start_timestamp=${at(30)}`)
+  })
+
   it('says what is wrong with a period it cannot answer', async () => {
     const reversed = await admin.get(`/api/log/dashboard?start_timestamp=${at(1)}&end_timestamp=${at(3)}`)
     expect(reversed.body).toMatchObject({
@@ -304,8 +351,12 @@ describe.each(testDialects())('usage dashboards on %s', (dialect) => {
       .insertInto('logs')
       .values(systemLog({ user_id: bobId, username: 'dash-bob', type: 2, content: 'by hand', ...late }))
       .execute()
-    expect(await checkLogTotals(logDb as unknown as Kysely<unknown>)).toContain('usage_daily_totals')
+    expect(await checkLogTotals(logDb as unknown as Kysely<unknown>)).toEqual([
+      'log_daily_totals',
+      ...USAGE_TABLES,
+    ])
     const [weekRebuilt] = await dashboards()
+    await expectModelsAndChannelsAsFinestRows(server, admin, TODAY - 7, '')
     expect(weekRebuilt.totals.request_count).toBe(kept.length + 2)
     expect(weekRebuilt.users.map((row: { username: string }) => row.username)).toContain('dash-bob')
   })

@@ -105,6 +105,19 @@ describe.each(testDialects())('daily log totals of an upgraded one-api database 
       .selectAll()
       .execute()
     expect(channels.reduce((total, row) => total + Number(row.request_count), 0)).toBe(5)
+    for (const table of ['usage_daily_models', 'usage_daily_channel_totals'] as const) {
+      const days = await withUsage(server.context.logDb)
+        .selectFrom(table)
+        .select(['day', 'quota', 'request_count'])
+        .orderBy('day')
+        .execute()
+      expect(days.map((row) => [Number(row.day), Number(row.quota), Number(row.request_count)])).toEqual([
+        [19_674, 7, 1],
+        [19_675, 300, 2],
+        [19_676, 400, 1],
+        [19_678, 800, 1],
+      ])
+    }
   })
 
   it('keeps the upgraded totals exact after a delete', async () => {

@@ -289,9 +289,9 @@ export const logDailyTotalsTable: TableDefinition = {
 /**
  * Consume-log usage per UTC day for the dashboards, kept in the same transaction as the logs
  * (db/repositories/usage-rollups.ts): requests, quota and tokens equal the sums of the stored
- * consume logs; error_count counts upstream attempts that failed (not logged as rows). Six
+ * consume logs; error_count counts upstream attempts that failed (not logged as rows). Eleven
  * grains, so that every dashboard query reads at most one row per day and user (or per day,
- * model and channel) of its period:
+ * model and channel) of its period, and the unfiltered ones one row per day and model or channel:
  * - usage_daily: day × user × model × channel, read with a user filter (a user's own dashboard)
  *   or for the top users of one model on one channel;
  * - usage_daily_channels: day × model × channel, every total, per-day, per-model and per-channel
@@ -299,6 +299,11 @@ export const logDailyTotalsTable: TableDefinition = {
  * - usage_daily_users: day × user, the top users across all models and channels;
  * - usage_daily_model_users and usage_daily_channel_users: the top users of one model, or of one
  *   channel;
+ * - usage_daily_models and usage_daily_channel_totals: day × model and day × channel, the top models
+ *   and channels across everything;
+ * - usage_weekly_users, usage_weekly_model_users and usage_weekly_channel_users: the three user
+ *   tables above by 7-day block (`day` is the block's first day, a multiple of 7), so the top users
+ *   of a long period read its whole blocks and the days at its two ends;
  * - usage_daily_totals: day, the unfiltered per-day figures and each day's version.
  */
 const usageCounts = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'error_count']
@@ -368,6 +373,37 @@ export const usageDailyChannelUsersTable: TableDefinition = {
   clustered: true,
 }
 
+export const usageDailyModelsTable: TableDefinition = {
+  name: 'usage_daily_models',
+  columns: [bigint('day'), varchar('model_name', 128), ...usageColumns],
+  primaryKey: ['day', 'model_name'],
+  indexes: [],
+  clustered: true,
+}
+
+export const usageDailyChannelTotalsTable: TableDefinition = {
+  name: 'usage_daily_channel_totals',
+  columns: [bigint('day'), integer('channel_id'), ...usageColumns],
+  primaryKey: ['day', 'channel_id'],
+  indexes: [],
+  clustered: true,
+}
+
+export const usageWeeklyUsersTable: TableDefinition = {
+  ...usageDailyUsersTable,
+  name: 'usage_weekly_users',
+}
+
+export const usageWeeklyModelUsersTable: TableDefinition = {
+  ...usageDailyModelUsersTable,
+  name: 'usage_weekly_model_users',
+}
+
+export const usageWeeklyChannelUsersTable: TableDefinition = {
+  ...usageDailyChannelUsersTable,
+  name: 'usage_weekly_channel_users',
+}
+
 /**
  * The whole day (every user, model and channel), for the unfiltered per-day figures, with the
  * day's version: one more at every write to the day's usage rows (the dashboards' cache checks it).
@@ -389,6 +425,11 @@ export const usageTables = [
   usageDailyUsersTable,
   usageDailyModelUsersTable,
   usageDailyChannelUsersTable,
+  usageDailyModelsTable,
+  usageDailyChannelTotalsTable,
+  usageWeeklyUsersTable,
+  usageWeeklyModelUsersTable,
+  usageWeeklyChannelUsersTable,
   usageDailyTotalsTable,
 ]
 

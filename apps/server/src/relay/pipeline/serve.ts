@@ -54,7 +54,8 @@ export async function serve(
     if (!usable) continue
     attempt += 1
     const result = await attemptOn(context, services, state, usable, tries, hooks)
-    if (result !== 'retry' || state.clientGone) break
+    if (result === 'served') return
+    if (result === 'stop' || state.clientGone) break
   }
   answerFailure(services, state, tries)
 }

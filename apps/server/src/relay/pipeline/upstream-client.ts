@@ -1,5 +1,6 @@
 import type { ConnectionOptions } from 'node:tls'
 import type { InlineImage, UpstreamError } from '@one-api/providers'
+import { HttpsProxyAgent } from 'https-proxy-agent'
 import { Agent, type Dispatcher, ProxyAgent } from 'undici'
 import { CredentialCache } from './credential-cache.ts'
 import { ImageFetcher, type ImageFetchOptions } from './image-fetcher.ts'
@@ -20,7 +21,10 @@ export interface RunningCall {
 }
 
 export interface UpstreamClientOptions {
-  /** RELAY_PROXY: every connection is a CONNECT tunnel through this http(s):// proxy. */
+  /**
+   * RELAY_PROXY: every connection is a CONNECT tunnel through this http(s):// proxy, WebSocket
+   * upstreams' too.
+   */
   proxy?: string
   /** RELAY_TIMEOUT: the most an upstream may take to its head, then between two pieces of its body. 0: none. */
   timeoutSeconds: number
@@ -67,6 +71,8 @@ export class UpstreamClient {
   /** RELAY_TIMEOUT in milliseconds (0: none), for WebSocket upstreams' silences. */
   private readonly idleMs: number
   private readonly images: ImageFetcher
+  /** RELAY_PROXY's tunnel for WebSocket upstreams (the `ws` package takes a node:http agent). */
+  private readonly webSocketAgent: HttpsProxyAgent<string> | undefined
   /** Tokens of channels whose upstream takes an exchanged token (Adaptor.credentialExchange). */
   readonly credentials = new CredentialCache((call) => this.send(call, { whole: true }))
 
@@ -79,6 +85,7 @@ export class UpstreamClient {
     }
     this.whole = dispatcher(options, options.maxResponseBytes)
     this.streaming = dispatcher(options, -1)
+    this.webSocketAgent = webSocketProxyAgent(options)
   }
 
   /**
@@ -89,7 +96,7 @@ export class UpstreamClient {
     if (call.webSocket) {
       const limits = { ...this.limits, idleMs: this.idleMs }
       return new WebSocketExchange(
-        { url: call.url, body: call.body, isLast: call.webSocket.isLast },
+        { url: call.url, body: call.body, isLast: call.webSocket.isLast, agent: this.webSocketAgent },
         sink,
         limits,
       )
@@ -113,8 +120,20 @@ export class UpstreamClient {
 
   /** Closes every connection; calls in flight end in an error. */
   async close(): Promise<void> {
+    this.webSocketAgent?.destroy()
     await Promise.all([this.whole.destroy(), this.streaming.destroy(), this.images.close()])
   }
+}
+
+/**
+ * The CONNECT tunnel agent for WebSocket upstreams when RELAY_PROXY is set: as for HTTP calls,
+ * credentials in the proxy's URL become Proxy-Authorization and a wss:// origin's TLS runs inside
+ * the tunnel. Each socket is its own tunnel (a WebSocket keeps its connection to itself).
+ */
+function webSocketProxyAgent(options: UpstreamClientOptions): HttpsProxyAgent<string> | undefined {
+  if (!options.proxy) return undefined
+  // The handshake's own time limit (websocket-exchange.ts) covers the tunnel's opening.
+  return new HttpsProxyAgent(options.proxy, { ...options.tls })
 }
 
 function dispatcher(options: UpstreamClientOptions, maxResponseSize: number): Dispatcher {

@@ -1,3 +1,4 @@
+import type { Agent } from 'node:http'
 import WebSocket from 'ws'
 import type { ExchangeLimits, StreamSink, UpstreamAnswer } from './upstream-exchange.ts'
 import { AnswerTooLarge, StreamTooLong } from './upstream-exchange.ts'
@@ -7,6 +8,8 @@ export interface WebSocketCall {
   url: string
   body?: Buffer | string
   isLast: (message: string) => boolean
+  /** The agent that opens the connection (RELAY_PROXY's tunnel); Node's default when absent. */
+  agent?: Agent
 }
 
 /** How long the opening handshake may take (one-api's 5 s). */
@@ -51,6 +54,7 @@ export class WebSocketExchange {
     this.socket = new WebSocket(call.url, {
       handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
       maxPayload: limits.maxBufferedBytes,
+      ...(call.agent ? { agent: call.agent } : {}),
     })
     this.socket.on('open', () => {
       this.socket.send(call.body ?? '')

@@ -1,7 +1,8 @@
 import { useDisclosure } from '@mantine/hooks'
 import { lazy, Suspense, useEffect, useState } from 'react'
-import { Outlet, useNavigation } from 'react-router'
+import { Outlet, useLocation } from 'react-router'
 import { Loading } from '@/components/loading.tsx'
+import { RouteErrorBoundary } from '@/components/route-error-boundary.tsx'
 import { useStatus } from '@/lib/status.ts'
 import { useStoredUser } from '@/lib/user-store.ts'
 import { AppFooter } from './app-footer.tsx'
@@ -24,8 +25,7 @@ export function AppLayout() {
   const [sidebarOpened, sidebar] = useDisclosure(false)
   const [sidebarUsed, setSidebarUsed] = useState(false)
   const items = navItemsFor(user, status.chatLink)
-  // Only a page's code is ever awaited on navigation (no route has a loader).
-  const pageLoading = useNavigation().state === 'loading'
+  const { pathname } = useLocation()
 
   useEffect(() => {
     document.title = status.systemName
@@ -58,7 +58,14 @@ export function AppLayout() {
         </Suspense>
       )}
       <main className="app-main">
-        <div style={{ flex: 1 }}>{pageLoading ? <Loading /> : <Outlet />}</div>
+        <div style={{ flex: 1 }}>
+          {/* A page's error keeps the header and menu; moving to another page clears it. */}
+          <RouteErrorBoundary resetKey={pathname}>
+            <Suspense fallback={<Loading />}>
+              <Outlet />
+            </Suspense>
+          </RouteErrorBoundary>
+        </div>
         <AppFooter status={status} />
       </main>
     </>

@@ -1,7 +1,6 @@
-import type { RegisterInput, SessionUser } from '@one-api/contracts'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { apiPost } from '@/lib/api-client.ts'
-import { forgetUserQueries } from '@/lib/status.ts'
+import type { SessionUser } from '@one-api/contracts'
+import { useState } from 'react'
+import { ApiError, apiPost } from '@/lib/api-client.ts'
 import { storeUser } from '@/lib/user-store.ts'
 
 export interface SignInInput {
@@ -10,37 +9,44 @@ export interface SignInInput {
   turnstileToken?: string
 }
 
-function turnstileQuery(token: string | undefined): string {
+export function turnstileQuery(token: string | undefined): string {
   return token ? `?turnstile=${encodeURIComponent(token)}` : ''
 }
 
-/** POST /api/user/login; the returned user is kept in local storage under `user`. */
+/**
+ * Drops what TanStack Query cached for the previous user (a session that expired left it there).
+ * Imported on demand: the sign-in page's first load holds no Query code, and the pages after
+ * sign-in need the chunk anyway.
+ */
+export async function forgetCachedQueries(): Promise<void> {
+  const { forgetUserQueries } = await import('@/lib/query-client.ts')
+  forgetUserQueries()
+}
+
+/**
+ * POST /api/user/login; the returned user is kept in local storage under `user`. `signIn` resolves
+ * to false when the server refused (the API client has shown why). Plain state rather than
+ * `useMutation`: the sign-in page is rendered without TanStack Query.
+ */
 export function useSignIn() {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: async ({ username, password, turnstileToken }: SignInInput) => {
+  const [isPending, setIsPending] = useState(false)
+  const signIn = async ({ username, password, turnstileToken }: SignInInput): Promise<boolean> => {
+    setIsPending(true)
+    try {
       const user = await apiPost<SessionUser>(
         `/api/user/login${turnstileQuery(turnstileToken)}`,
         { username, password },
         { redirectOnUnauthorized: false },
       )
-      // A session that expired (401) left the previous user's data cached.
-      forgetUserQueries(queryClient)
+      await forgetCachedQueries()
       storeUser(user)
-      return user
-    },
-  })
-}
-
-export interface SignUpInput {
-  payload: RegisterInput
-  turnstileToken?: string
-}
-
-/** POST /api/user/register: username, password, and the email code and invite code when given. */
-export function useSignUp() {
-  return useMutation({
-    mutationFn: ({ payload, turnstileToken }: SignUpInput) =>
-      apiPost<SessionUser>(`/api/user/register${turnstileQuery(turnstileToken)}`, payload),
-  })
+      return true
+    } catch (error) {
+      if (error instanceof ApiError) return false
+      throw error
+    } finally {
+      setIsPending(false)
+    }
+  }
+  return { signIn, isPending }
 }

@@ -1,22 +1,20 @@
-import { useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { apiGet } from '@/lib/api-client.ts'
 import { notifySuccess } from '@/lib/notify.ts'
-import { forgetUserQueries } from '@/lib/status.ts'
+import { forgetUserQueries } from '@/lib/query-client.ts'
 import { clearStoredUser } from '@/lib/user-store.ts'
 
 /** Ends the session on the server, forgets the user and everything cached for them. */
 export function useSignOut(): () => Promise<void> {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const queryClient = useQueryClient()
   return async () => {
     try {
       await apiGet('/api/user/logout')
     } finally {
       clearStoredUser()
-      forgetUserQueries(queryClient)
+      forgetUserQueries()
       notifySuccess(t('auth.signedOut'))
       navigate('/login')
     }

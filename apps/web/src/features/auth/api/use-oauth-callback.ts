@@ -1,11 +1,10 @@
 import type { SessionUser } from '@one-api/contracts'
-import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useSearchParams } from 'react-router'
 import { apiRequest } from '@/lib/api-client.ts'
 import { notifyError, notifySuccess } from '@/lib/notify.ts'
-import { forgetUserQueries } from '@/lib/status.ts'
+import { forgetUserQueries } from '@/lib/query-client.ts'
 import { storeUser } from '@/lib/user-store.ts'
 
 /** The wait before retry N is 2000 ms times N. */
@@ -36,7 +35,6 @@ const wait = (milliseconds: number) => new Promise((resolve) => setTimeout(resol
 export function useOAuthCallback(policy: OAuthCallbackPolicy): { prompt: string; outcome: CallbackOutcome } {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const queryClient = useQueryClient()
   const [searchParams] = useSearchParams()
   const [prompt, setPrompt] = useState(() => t('oauth.processing'))
   const [outcome, setOutcome] = useState<CallbackOutcome>('pending')
@@ -67,7 +65,7 @@ export function useOAuthCallback(policy: OAuthCallbackPolicy): { prompt: string;
         return
       }
       if (reply.data) {
-        forgetUserQueries(queryClient)
+        forgetUserQueries()
         storeUser(reply.data)
       }
       setPrompt(t('oauth.authorized'))

@@ -1,14 +1,14 @@
 import { Divider, Group } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
-import { useQueryClient } from '@tanstack/react-query'
 import { lazy, Suspense } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { loadCatalogues } from '@/i18n/i18n.ts'
 import { notifySuccess } from '@/lib/notify.ts'
-import { forgetUserQueries, useStatus } from '@/lib/status.ts'
+import { useStatus } from '@/lib/status.ts'
 import { storeUser } from '@/lib/user-store.ts'
 import { signInWithWeChat } from '../api/oauth.ts'
+import { forgetCachedQueries } from '../api/sign-in.ts'
 import { enabledProviders, RedirectButton, WeChatButton } from './provider-buttons.tsx'
 
 // The dialog (and Mantine's Modal) loads when first opened, with the texts of the account pages it
@@ -23,13 +23,12 @@ export function OtherSignInMethods() {
   const { t } = useTranslation()
   const status = useStatus()
   const navigate = useNavigate()
-  const queryClient = useQueryClient()
   const [wechatOpened, wechat] = useDisclosure(false)
   const enabled = enabledProviders(status)
   if (!enabled.github && !enabled.lark && !enabled.oidc && !enabled.wechat) return null
   const signInWithCode = async (code: string) => {
     const user = await signInWithWeChat(code)
-    forgetUserQueries(queryClient)
+    await forgetCachedQueries()
     storeUser(user)
     notifySuccess(t('auth.signedIn'))
     wechat.close()

@@ -17,13 +17,13 @@ const OtherSignInMethods = lazy(async () => ({
 function PasswordSignIn() {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const signIn = useSignIn()
+  const { signIn, isPending } = useSignIn()
   const turnstile = useTurnstile()
   // Plain state, not @mantine/form: the sign-in page is the first screen and its first load is kept small.
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const [errors, setErrors] = useState<{ username?: string; password?: string }>({})
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault()
     const missing = {
       username: username.trim() ? undefined : t('auth.usernameRequired'),
@@ -31,18 +31,13 @@ function PasswordSignIn() {
     }
     setErrors(missing)
     if (missing.username || missing.password || !turnstile.ready()) return
-    signIn.mutate(
-      { username: username.trim(), password, turnstileToken: turnstile.token },
-      {
-        onSuccess: () => {
-          notifySuccess(t('auth.signedIn'))
-          navigate('/')
-        },
-      },
-    )
+    if (await signIn({ username: username.trim(), password, turnstileToken: turnstile.token })) {
+      notifySuccess(t('auth.signedIn'))
+      navigate('/')
+    }
   }
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={(event) => void submit(event)} noValidate>
       <Stack gap="sm">
         <TextInput
           label={t('auth.username')}
@@ -62,7 +57,7 @@ function PasswordSignIn() {
           onChange={(event) => setPassword(event.currentTarget.value)}
         />
         {turnstile.widget}
-        <Button type="submit" fullWidth loading={signIn.isPending}>
+        <Button type="submit" fullWidth loading={isPending}>
           {t('auth.signIn')}
         </Button>
       </Stack>

@@ -1,7 +1,7 @@
 import type { OptionKey } from '@one-api/contracts'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiPut } from '@/lib/api-client.ts'
-import { statusQueryKey } from '@/lib/status.ts'
+import { refreshStatus } from '@/lib/status.ts'
 import { optionKeys } from './option-keys.ts'
 
 export interface OptionChange {
@@ -25,7 +25,7 @@ export function useUpdateOptions() {
     mutationFn: updateOptions,
     onSettled: async () => {
       await queryClient.invalidateQueries({ queryKey: optionKeys.all })
-      await queryClient.invalidateQueries({ queryKey: statusQueryKey })
+      await refreshStatus()
     },
   })
 }

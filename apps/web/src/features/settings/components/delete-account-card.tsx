@@ -2,12 +2,11 @@ import { Button, Card, Group, Modal, Stack, Text, TextInput, Title } from '@mant
 import { useDisclosure } from '@mantine/hooks'
 import { Role } from '@one-api/contracts/roles'
 import { IconTrash } from '@tabler/icons-react'
-import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { notifySuccess } from '@/lib/notify.ts'
-import { forgetUserQueries } from '@/lib/status.ts'
+import { forgetUserQueries } from '@/lib/query-client.ts'
 import { clearStoredUser, useStoredUser } from '@/lib/user-store.ts'
 import { useDeleteSelf } from '../api/delete-self.ts'
 
@@ -16,7 +15,6 @@ export function DeleteAccountCard() {
   const { t } = useTranslation()
   const user = useStoredUser()
   const navigate = useNavigate()
-  const queryClient = useQueryClient()
   const remove = useDeleteSelf()
   const [opened, dialog] = useDisclosure(false)
   const [typed, setTyped] = useState('')
@@ -36,7 +34,7 @@ export function DeleteAccountCard() {
       onSuccess: () => {
         close()
         clearStoredUser()
-        forgetUserQueries(queryClient)
+        forgetUserQueries()
         notifySuccess(t('settings.deleteAccountDone'))
         void navigate('/login')
       },

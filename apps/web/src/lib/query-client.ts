@@ -10,3 +10,11 @@ export const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 })
+
+/**
+ * Everything cached for the previous user goes when the user changes (sign-in, sign-out, a deleted
+ * account). The sign-in page imports this module on demand: TanStack Query is not in its first load.
+ */
+export function forgetUserQueries(): void {
+  queryClient.removeQueries()
+}

@@ -193,4 +193,21 @@ describe('Ollama beyond the suite', () => {
     parser.end()
     expect(lines).toEqual(['{"a":"東京"}', '{"b":2}', '{"c":3}'])
   })
+
+  it('reads an answer that has a member named kind as an answer, not as an error', () => {
+    const plain = ollamaAdaptor.parseResponse(
+      { status: 200, headers: {}, body: fixture('chat.json') },
+      request({}),
+    )
+    const answer = { ...JSON.parse(fixture('chat.json').toString()), kind: 'error' }
+    const withKind = ollamaAdaptor.parseResponse(
+      { status: 200, headers: {}, body: Buffer.from(JSON.stringify(answer)) },
+      request({}),
+    )
+    if (plain.kind !== 'response' || withKind.kind !== 'response')
+      throw new Error('an answer was read as an error')
+    const text = (parsed: { body: Buffer }) => JSON.parse(parsed.body.toString()).choices[0].message.content
+    expect(text(withKind)).toBe(text(plain))
+    expect(text(plain)).not.toBe('')
+  })
 })

@@ -32,18 +32,7 @@ export class DashScopeToOpenAiStream extends SseChatStream {
     if (typeof message.reasoning_content === 'string')
       this.writer.text('reasoning_content', message.reasoning_content)
     this.writer.text('content', contentText(message.content))
-    if (Array.isArray(message.tool_calls)) {
-      for (const [position, call] of message.tool_calls.entries()) {
-        if (!isRecord(call)) continue
-        const fn = isRecord(call.function) ? call.function : {}
-        this.toolCallPiece({
-          index: typeof call.index === 'number' ? call.index : position,
-          id: typeof call.id === 'string' && call.id !== '' ? call.id : undefined,
-          name: typeof fn.name === 'string' && fn.name !== '' ? fn.name : undefined,
-          arguments: typeof fn.arguments === 'string' ? fn.arguments : undefined,
-        })
-      }
-    }
+    if (Array.isArray(message.tool_calls)) this.openAiToolCallPieces(message.tool_calls)
     const reason = finishReason(choice.finish_reason)
     if (reason) {
       this.writer.finishReason(reason)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { NdjsonParser } from '../shared/ndjson.ts'
+import { answerText } from '../testing/answer-text.ts'
 import { runAdaptorConformance } from '../testing/conformance.ts'
 import { fixtureLoader } from '../testing/fixtures.ts'
 import { jsonRelayRequest } from '../testing/relay-request.ts'
@@ -195,19 +196,8 @@ describe('Ollama beyond the suite', () => {
   })
 
   it('reads an answer that has a member named kind as an answer, not as an error', () => {
-    const plain = ollamaAdaptor.parseResponse(
-      { status: 200, headers: {}, body: fixture('chat.json') },
-      request({}),
-    )
-    const answer = { ...JSON.parse(fixture('chat.json').toString()), kind: 'error' }
-    const withKind = ollamaAdaptor.parseResponse(
-      { status: 200, headers: {}, body: Buffer.from(JSON.stringify(answer)) },
-      request({}),
-    )
-    if (plain.kind !== 'response' || withKind.kind !== 'response')
-      throw new Error('an answer was read as an error')
-    const text = (parsed: { body: Buffer }) => JSON.parse(parsed.body.toString()).choices[0].message.content
-    expect(text(withKind)).toBe(text(plain))
-    expect(text(plain)).not.toBe('')
+    const plain = answerText(ollamaAdaptor, fixture('chat.json'), request({}))
+    expect(plain).not.toBe('')
+    expect(answerText(ollamaAdaptor, fixture('chat.json'), request({}), { kind: 'error' })).toBe(plain)
   })
 })

@@ -8,7 +8,7 @@
 import type { RelayRequest } from '../adaptor.ts'
 import { ChatChunkWriter, ChatWriterStream } from './chat-chunks.ts'
 import { openAiTokenCounts } from './chat-completion.ts'
-import { type Json, parseJsonObject } from './json.ts'
+import { isRecord, type Json, parseJsonObject } from './json.ts'
 import { type SseEvent, SseParser } from './sse.ts'
 import type { Usage } from './usage.ts'
 
@@ -55,6 +55,21 @@ export abstract class SseChatStream extends ChatWriterStream {
     if (call.id === undefined && call.name === undefined) this.writer.toolArguments(call.index, args)
     else if (args === '') this.writer.toolStart(call.index, call.id ?? '', call.name ?? '')
     else this.writer.toolCall(call.index, call.id ?? '', call.name ?? '', args)
+  }
+
+  /** Tool call pieces in OpenAI's shape (`index`, `id`, `function.name`, `function.arguments`). */
+  protected openAiToolCallPieces(calls: readonly unknown[]): void {
+    const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined)
+    for (const [position, call] of calls.entries()) {
+      if (!isRecord(call)) continue
+      const fn = isRecord(call.function) ? call.function : {}
+      this.toolCallPiece({
+        index: typeof call.index === 'number' ? call.index : position,
+        id: text(call.id),
+        name: text(fn.name),
+        arguments: typeof fn.arguments === 'string' ? fn.arguments : undefined,
+      })
+    }
   }
 
   push(chunk: Buffer): string {

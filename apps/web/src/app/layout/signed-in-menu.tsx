@@ -5,11 +5,11 @@ import { useTranslation } from 'react-i18next'
 import { useSignOut } from '@/features/auth/api/sign-out.ts'
 
 /** The username with a sign-out action; its own chunk, since the sign-in page never shows it. */
-export function SignedInMenu({ user }: { user: SessionUser }) {
+export function SignedInMenu({ user, defaultOpened }: { user: SessionUser; defaultOpened?: boolean }) {
   const { t } = useTranslation()
   const signOut = useSignOut()
   return (
-    <Menu position="bottom-end" withinPortal>
+    <Menu position="bottom-end" withinPortal defaultOpened={defaultOpened}>
       <Menu.Target>
         <Button
           variant="subtle"

@@ -1,6 +1,6 @@
 import { Button } from '@mantine/core'
 import { IconLogin, IconUser } from '@tabler/icons-react'
-import { lazy, Suspense } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { useStoredUser } from '@/lib/user-store.ts'
@@ -13,6 +13,8 @@ const SignedInMenu = lazy(() =>
 export function UserMenu() {
   const { t } = useTranslation()
   const user = useStoredUser()
+  // A click on the stand-in while the menu's chunk downloads opens the menu once it is there.
+  const [clickedEarly, setClickedEarly] = useState(false)
   if (!user) {
     return (
       <Button component={Link} to="/login" variant="light" leftSection={<IconLogin size={16} />}>
@@ -23,12 +25,12 @@ export function UserMenu() {
   return (
     <Suspense
       fallback={
-        <Button variant="subtle" leftSection={<IconUser size={16} />}>
+        <Button variant="subtle" leftSection={<IconUser size={16} />} onClick={() => setClickedEarly(true)}>
           {user.username}
         </Button>
       }
     >
-      <SignedInMenu user={user} />
+      <SignedInMenu user={user} defaultOpened={clickedEarly} />
     </Suspense>
   )
 }

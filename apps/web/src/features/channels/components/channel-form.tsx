@@ -98,6 +98,7 @@ export function ChannelForm({ initialValues, creating, submitting, onSubmit, onC
             component="button"
             type="button"
             size="sm"
+            style={{ alignSelf: 'flex-start' }}
             onClick={() => form.setFieldValue('model_mapping', MODEL_MAPPING_EXAMPLE)}
           >
             {t('channels.form.modelMappingExample')}

@@ -97,6 +97,21 @@ test('the administrator narrows by user and channel; the detail shows the elapse
   await expect(rows).toHaveCount(3)
   await apply('Username', 'e2e-nobody')
   await expect(page.getByText('No logs match the filters')).toBeVisible()
+
+  // With currency display off, quota is shown as quota (abbreviated from 10,000), not dollars.
+  const setCurrency = (value: string) =>
+    request.put('/api/option/', { data: { key: 'DisplayInCurrencyEnabled', value } })
+  expect((await (await setCurrency('false')).json()).success).toBe(true)
+  try {
+    await page.goto(`/log?${FILTERS}&type=2`)
+    await expect(rows).toHaveCount(3)
+    await expect(rows.first().getByRole('cell', { name: /^\d+(\.\d)?[kMB]?$/ })).not.toHaveCount(0)
+    await expect(rows.first()).not.toContainText('$')
+    await page.getByRole('button', { name: 'Click to show the total' }).click()
+    await expect(page.getByText(/^Total consumed: [1-9][\d.]*[kMB]?$/)).toBeVisible()
+  } finally {
+    await setCurrency('true')
+  }
 })
 
 test("a user's log page shows only their logs, without the channel and user filters or columns", async ({

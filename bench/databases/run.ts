@@ -23,6 +23,7 @@ import {
   freePort,
   REPOSITORY_ROOT,
   runWorker,
+  spawnGateway,
   spawnTypeScript,
   stopAll,
   stopService,
@@ -174,12 +175,7 @@ interface Row {
 
 async function measure(target: ScratchTarget, mockUrl: string): Promise<Row[]> {
   const port = await freePort()
-  const gateway = spawnTypeScript(
-    'gateway',
-    'apps/server/src/main.ts',
-    [],
-    gatewayEnvironment(port, target.sqlitePath, target.dsn),
-  )
+  const gateway = await spawnGateway(gatewayEnvironment(port, target.sqlitePath, target.dsn))
   const url = `http://127.0.0.1:${port}`
   await waitForHttp(gateway, `${url}/api/status`)
   const { tokenKey } = await setUpGateway(url, mockUrl, ROOT_PASSWORD)

@@ -44,6 +44,22 @@ export function spawnTypeScript(
   return spawnNode(name, [...nodeArguments, '--import', 'tsx', script, ...args], env)
 }
 
+/**
+ * Starts the gateway as `npm start` runs it in production: the compiled server (apps/server/dist)
+ * on plain Node, compiled first when its sources are newer. Under tsx the process also held tsx's
+ * loader thread and its transpiled sources, 20-45 MB of RSS the product never has (and the
+ * functions esbuild names for tsx at each closure's creation): see bench/HISTORY.md.
+ */
+export async function spawnGateway(
+  env: Record<string, string>,
+  nodeArguments: string[] = [],
+): Promise<Service> {
+  const compile = '../../scripts/compile.mjs'
+  const { ensureCompiled } = (await import(compile)) as { ensureCompiled: () => Promise<void> }
+  await ensureCompiled()
+  return spawnNode('gateway', [...nodeArguments, '--conditions=compiled', 'apps/server/dist/main.js'], env)
+}
+
 /** Runs `node <arguments>` from the repository root in a new process group. */
 export function spawnNode(name: string, nodeArguments: string[], env: Record<string, string> = {}): Service {
   const child = spawn(process.execPath, nodeArguments, {

@@ -6,7 +6,14 @@
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { setUpGateway } from './gateway-setup.ts'
-import { freePort, type Service, spawnTypeScript, stopService, waitForHttp } from './processes.ts'
+import {
+  freePort,
+  type Service,
+  spawnGateway,
+  spawnTypeScript,
+  stopService,
+  waitForHttp,
+} from './processes.ts'
 import type { Target } from './report.ts'
 
 export const ROOT_PASSWORD = 'bench-root-password'
@@ -93,7 +100,7 @@ export async function startServices(
   const environment = gatewayEnvironment(gatewayPort, sqlitePath)
   const profiling = profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`] : []
   const startGateway = async () => {
-    const gateway = spawnTypeScript('gateway', 'apps/server/src/main.ts', [], environment, profiling)
+    const gateway = await spawnGateway(environment, profiling)
     await waitForHttp(gateway, `${gatewayUrl}/api/status`)
     return gateway
   }

@@ -173,6 +173,17 @@ export function handleChat(
     return
   }
   if (faults.streamError) return writeStream(response, STREAM_ERROR, faults)
+  const events = faults.events
+  if (events) {
+    const last = events.length
+    return writeStream(
+      response,
+      script(last + 1, (index) =>
+        index < last ? `data: ${JSON.stringify(events[index])}\n\n` : 'data: [DONE]\n\n',
+      ),
+      faults,
+    )
+  }
   const build = () => chatStream(model, tool, pieces, finishReason, usage)
   const errorAfter = faults.streamErrorAfter
   if (errorAfter !== undefined) {

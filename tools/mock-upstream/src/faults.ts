@@ -29,6 +29,11 @@ export interface FaultPlan {
   chunks?: number
   /** Streams: answer 200 with one error event and [DONE], as providers do when they fail after the headers. */
   streamError?: boolean
+  /**
+   * Streams: send these payloads instead of the answer, each as one `data:` event, then [DONE] (a
+   * provider's own events, such as an error in its own shape). Rules only.
+   */
+  events?: unknown[]
   /** Streams: send this many events of the answer first, then the error event and [DONE]. */
   streamErrorAfter?: number
   /** Streams: keep the body open this long after the last event before ending it. */
@@ -109,7 +114,7 @@ export interface RuleContext {
   path: string
 }
 
-const PLAN_FIELDS = Object.values(DIRECTIVES).concat('body')
+const PLAN_FIELDS = Object.values(DIRECTIVES).concat('body', 'events')
 
 export class FaultRules {
   private rules: FaultRule[] = []

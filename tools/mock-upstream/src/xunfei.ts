@@ -13,7 +13,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { type WebSocket, WebSocketServer } from 'ws'
-import { isRecord, type Json } from './json.ts'
+import { isRecord } from './json.ts'
 import { DEFAULT_CHUNKS, piece, promptTokensOf } from './usage-rules.ts'
 
 /** A Spark key the mock always accepts (`APPID|APISecret|APIKey`), besides those given as apiKeys. */
@@ -147,12 +147,7 @@ function answer(client: WebSocket, message: string, appId: string) {
       }),
     )
   }
-  const usage = {
-    question_tokens: promptTokens,
-    prompt_tokens: promptTokens,
-    completion_tokens: DEFAULT_CHUNKS,
-    total_tokens: promptTokens + DEFAULT_CHUNKS,
-  }
+  const usage = sparkUsage(promptTokens)
   client.send(
     JSON.stringify({
       header: { code: 0, message: 'Success', sid, status: 2 },
@@ -165,6 +160,14 @@ function answer(client: WebSocket, message: string, appId: string) {
   client.close()
 }
 
+/** The last frame's `payload.usage.text`: the mock's five generated tokens. */
+const sparkUsage = (promptTokens: number) => ({
+  question_tokens: promptTokens,
+  prompt_tokens: promptTokens,
+  completion_tokens: DEFAULT_CHUNKS,
+  total_tokens: promptTokens + DEFAULT_CHUNKS,
+})
+
 /** Arguments of the mock's function calls (five tokens, as the OpenAI mock's tool calls). */
 const FUNCTION_ARGUMENTS = '{"mock":true}'
 
@@ -176,12 +179,7 @@ function callFunction(client: WebSocket, sid: string, name: string, promptTokens
     function_call: { arguments: FUNCTION_ARGUMENTS, name },
     index: 0,
   }
-  const usage = {
-    question_tokens: promptTokens,
-    prompt_tokens: promptTokens,
-    completion_tokens: DEFAULT_CHUNKS,
-    total_tokens: promptTokens + DEFAULT_CHUNKS,
-  }
+  const usage = sparkUsage(promptTokens)
   client.send(
     JSON.stringify({
       header: { code: 0, message: 'Success', sid, status: 2 },

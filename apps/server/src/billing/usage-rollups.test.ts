@@ -3,8 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SECONDS_PER_DAY } from '../db/repositories/log-totals.ts'
 import { insertLogs, systemLog } from '../db/repositories/logs-repository.ts'
 import {
+  addUsage,
   backfillUsageFromDaily,
+  blockStart,
   COUNT_COLUMNS,
+  isBlockTable,
   USAGE_KEYS,
   USAGE_TABLES,
   type UsageTableName,
@@ -48,12 +51,14 @@ function normalise(rows: Row[], table: UsageTableName): Row[] {
   })
 }
 
-/** What each table must hold: a GROUP BY over the stored consume logs, errors taken from the table. */
+/** What each table must hold: a GROUP BY over the stored consume logs, errors taken from usage_daily. */
 async function expectedRows(fixture: RelayFixture, table: UsageTableName, errors: Row[]): Promise<Row[]> {
   const logs = await fixture.consumeLogs()
   const keys = USAGE_KEYS[table]
   const grouped = new Map<string, Row>()
-  const add = (source: Row, counts: Row) => {
+  const add = (log: Row, counts: Row) => {
+    // A block table's row holds the log's 7-day block.
+    const source = isBlockTable(table) ? { ...log, day: blockStart(Number(log.day)) } : log
     const key = keys.map((column) => source[column]).join('|')
     const row = grouped.get(key) ?? {
       ...Object.fromEntries(keys.map((column) => [column, source[column]])),
@@ -191,7 +196,16 @@ describe.each(testDialects())('usage rollups on %s', (dialect) => {
 
   it.each([
     ['0005', ['usage_daily_model_users', 'usage_daily_channel_users']],
-    ['0007', ['usage_daily_models', 'usage_daily_channel_totals']],
+    [
+      '0007',
+      [
+        'usage_daily_models',
+        'usage_daily_channel_totals',
+        'usage_weekly_users',
+        'usage_weekly_model_users',
+        'usage_weekly_channel_users',
+      ],
+    ],
   ] as const)('migration %s fills its tables from usage_daily, errors included', async (_, tables) => {
     const kept = await Promise.all(tables.map((table) => tableRows(fixture, table)))
     expect(kept.every((rows) => rows.some((row) => Number(row.error_count) > 0))).toBe(true)
@@ -203,10 +217,29 @@ describe.each(testDialects())('usage rollups on %s', (dialect) => {
   })
 
   it('still equals the GROUP BY after the administrator clears logs up to the middle of a day', async () => {
+    // Failed attempts on each of the older days: those of the days cleared go, in the 7-day block
+    // the clean-up cuts through too.
+    const older = Array.from({ length: 7 }, (_, index) => ({
+      day: OLD_DAY / DAY + index,
+      user_id: userId,
+      model_name: 'old-model-0',
+      channel_id: 7,
+      error_count: index + 1,
+    }))
+    const counts = { request_count: 0, quota: 0, prompt_tokens: 0, completion_tokens: 0 }
+    await fixture.server.context.logDb.transaction().execute((trx) =>
+      addUsage(
+        trx,
+        older.map((row) => ({ ...row, ...counts })),
+      ),
+    )
+    errors = [...errors, ...older]
+    await expectRollupsMatchLogs(fixture, errors)
     const target = OLD_DAY + 2 * DAY + 4321
     const cleared = await fixture.root.delete(`/api/log/?target_timestamp=${target}`)
     expect(cleared.body.success).toBe(true)
     expect(cleared.body.data).toBeGreaterThan(100)
+    errors = errors.filter((row) => Number(row.day) >= Math.floor(target / DAY))
     await expectRollupsMatchLogs(fixture, errors)
     const oldest = await withUsage(fixture.server.context.logDb)
       .selectFrom('usage_daily')

@@ -61,6 +61,7 @@ describe.each(testDialects())('MiniMax errors inside HTTP 200 through the gatewa
     const models = [
       'mm-ok',
       'mm-rate',
+      'mm-stream-refused',
       ...['auth', 'refused'].flatMap((name) => [`mm-${name}-false`, `mm-${name}-true`]),
     ]
     await fixture.setPrices(Object.fromEntries(models.map((model) => [model, 1])))
@@ -131,4 +132,19 @@ describe.each(testDialects())('MiniMax errors inside HTTP 200 through the gatewa
       await expectNothingBilled(model, before)
     },
   )
+
+  it('returns a refusal sent as a stream event (1026) as 400, unbilled, the event not passed on', async () => {
+    const model = 'mm-stream-refused'
+    const { primary, primaryKey, backupKey } = await pair(model)
+    const refusal = { ...failure(1026, 'input new_sensitive'), object: 'chat.completion.chunk' }
+    fixture.mock.addFault({ match: { keyContains: primaryKey }, events: [refusal] })
+    const before = await fixture.tokenQuota(token.id)
+    const answer = await relayFailure(client.chat.completions.create(askMaybeStreamed(model, true)))
+    expect(answer.status).toBe(400)
+    expect(answer.error).toMatchObject({ code: 'content_policy_violation' })
+    expect(answer.error.message).toContain('MiniMax error 1026: input new_sensitive')
+    expect(fixture.requestsFor(backupKey)).toHaveLength(0)
+    expect(await status(primary)).toBe(ChannelStatus.enabled)
+    await expectNothingBilled(model, before)
+  })
 })

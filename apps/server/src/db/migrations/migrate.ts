@@ -63,11 +63,18 @@ function logMigrations(dialect: Dialect): Record<string, Migration> {
       },
     },
     // Day × model and day × channel (usage_daily_models, usage_daily_channel_totals), which answer
-    // the top models and channels across everything, filled from usage_daily.
-    '0007-usage-daily-models-channels': {
+    // the top models and channels across everything, and the user tables by 7-day block
+    // (usage_weekly_*), which answer the top users of long periods, filled from usage_daily.
+    '0007-usage-first-look-grains': {
       up: async (db) => {
         await ensureTables(db, dialect, logTables)
-        await backfillUsageFromDaily(db, ['usage_daily_models', 'usage_daily_channel_totals'])
+        await backfillUsageFromDaily(db, [
+          'usage_daily_models',
+          'usage_daily_channel_totals',
+          'usage_weekly_users',
+          'usage_weekly_model_users',
+          'usage_weekly_channel_users',
+        ])
       },
     },
   }

@@ -289,7 +289,7 @@ export const logDailyTotalsTable: TableDefinition = {
 /**
  * Consume-log usage per UTC day for the dashboards, kept in the same transaction as the logs
  * (db/repositories/usage-rollups.ts): requests, quota and tokens equal the sums of the stored
- * consume logs; error_count counts upstream attempts that failed (not logged as rows). Eight
+ * consume logs; error_count counts upstream attempts that failed (not logged as rows). Eleven
  * grains, so that every dashboard query reads at most one row per day and user (or per day,
  * model and channel) of its period, and the unfiltered ones one row per day and model or channel:
  * - usage_daily: day × user × model × channel, read with a user filter (a user's own dashboard)
@@ -301,6 +301,9 @@ export const logDailyTotalsTable: TableDefinition = {
  *   channel;
  * - usage_daily_models and usage_daily_channel_totals: day × model and day × channel, the top models
  *   and channels across everything;
+ * - usage_weekly_users, usage_weekly_model_users and usage_weekly_channel_users: the three user
+ *   tables above by 7-day block (`day` is the block's first day, a multiple of 7), so the top users
+ *   of a long period read its whole blocks and the days at its two ends;
  * - usage_daily_totals: day, the unfiltered per-day figures and each day's version.
  */
 const usageCounts = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'error_count']
@@ -386,6 +389,21 @@ export const usageDailyChannelTotalsTable: TableDefinition = {
   clustered: true,
 }
 
+export const usageWeeklyUsersTable: TableDefinition = {
+  ...usageDailyUsersTable,
+  name: 'usage_weekly_users',
+}
+
+export const usageWeeklyModelUsersTable: TableDefinition = {
+  ...usageDailyModelUsersTable,
+  name: 'usage_weekly_model_users',
+}
+
+export const usageWeeklyChannelUsersTable: TableDefinition = {
+  ...usageDailyChannelUsersTable,
+  name: 'usage_weekly_channel_users',
+}
+
 /**
  * The whole day (every user, model and channel), for the unfiltered per-day figures, with the
  * day's version: one more at every write to the day's usage rows (the dashboards' cache checks it).
@@ -409,6 +427,9 @@ export const usageTables = [
   usageDailyChannelUsersTable,
   usageDailyModelsTable,
   usageDailyChannelTotalsTable,
+  usageWeeklyUsersTable,
+  usageWeeklyModelUsersTable,
+  usageWeeklyChannelUsersTable,
   usageDailyTotalsTable,
 ]
 

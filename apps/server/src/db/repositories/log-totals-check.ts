@@ -1,10 +1,12 @@
 import { LogType } from '@one-api/contracts'
 import { type Kysely, type RawBuilder, sql } from 'kysely'
 import { isMysql } from '../dialect.ts'
-import { SECONDS_PER_DAY } from './log-days.ts'
 import { backfillDailyTotals } from './log-totals.ts'
 import {
   COUNT_COLUMNS,
+  isBlockTable,
+  logDayExpression,
+  logKeyExpressions,
   USAGE_KEYS,
   USAGE_TABLES,
   type UsageTableName,
@@ -31,26 +33,35 @@ function whole(value: unknown): bigint {
   return /^-?\d+$/.test(text) ? BigInt(text) : BigInt(Math.round(Number(text)))
 }
 
-async function fingerprint(db: Kysely<unknown>, query: RawBuilder<unknown>): Promise<Fingerprint> {
+async function fingerprint(
+  db: Kysely<unknown>,
+  query: RawBuilder<unknown>,
+  blocks = 'days',
+): Promise<Fingerprint & { blocks: bigint }> {
   const row = ((await query.execute(db)).rows[0] ?? {}) as Record<string, unknown>
   return {
     count: whole(row.count),
     quota: whole(row.quota),
     tokens: whole(row.tokens),
     days: whole(row.days),
+    blocks: whole(row[blocks]),
   }
 }
 
-/** The consume logs' own fingerprint. */
-function logsFingerprint(db: Kysely<unknown>): Promise<Fingerprint> {
-  const seconds = sql.lit(SECONDS_PER_DAY)
-  const day = isMysql(db) ? sql`created_at div ${seconds}` : sql`created_at / ${seconds}`
-  return fingerprint(
+/**
+ * The consume logs' own fingerprint, in one pass: `days` sums their days, and `blocks` the first
+ * days of their 7-day blocks, which is what a block table's `day` sums to.
+ */
+async function logsFingerprint(db: Kysely<unknown>): Promise<{ days: Fingerprint; blocks: Fingerprint }> {
+  const days = await fingerprint(
     db,
     sql`select count(*) as count, sum(quota) as quota, sum(prompt_tokens + completion_tokens) as tokens,
-      sum(${day}) as days
+      sum(${logDayExpression(db, 'usage_daily')}) as days,
+      sum(${logDayExpression(db, 'usage_weekly_users')}) as blocks
       from logs where type = ${LogType.consume} and created_at is not null`,
+    'blocks',
   )
+  return { days, blocks: { ...days, days: days.blocks } }
 }
 
 function dailyTotalsFingerprint(db: Kysely<unknown>): Promise<Fingerprint> {
@@ -83,12 +94,12 @@ function same(a: Fingerprint, b: Fingerprint): boolean {
 export async function checkLogTotals(db: Kysely<unknown>): Promise<string[]> {
   const logs = await logsFingerprint(db)
   const rebuilt: string[] = []
-  if (!same(logs, await dailyTotalsFingerprint(db))) {
+  if (!same(logs.days, await dailyTotalsFingerprint(db))) {
     await db.transaction().execute((transaction) => backfillDailyTotals(transaction))
     rebuilt.push('log_daily_totals')
   }
   for (const table of USAGE_TABLES) {
-    if (same(logs, await usageFingerprint(db, table))) continue
+    if (same(isBlockTable(table) ? logs.blocks : logs.days, await usageFingerprint(db, table))) continue
     await db.transaction().execute((transaction) => rebuildUsageCounts(transaction, table))
     rebuilt.push(table)
   }
@@ -106,15 +117,8 @@ const LOGGED_COLUMNS = COUNT_COLUMNS.filter((column) => column !== 'error_count'
  * finished days then reads them again).
  */
 async function rebuildUsageCounts(db: Kysely<unknown>, table: UsageTableName): Promise<void> {
-  const seconds = sql.lit(SECONDS_PER_DAY)
-  const expressions: Record<string, RawBuilder<unknown>> = {
-    day: isMysql(db) ? sql`created_at div ${seconds}` : sql`created_at / ${seconds}`,
-    user_id: sql`coalesce(user_id, 0)`,
-    model_name: sql`coalesce(model_name, '')`,
-    channel_id: sql`coalesce(channel_id, 0)`,
-  }
   const keys = USAGE_KEYS[table]
-  const grouped = keys.map((key) => expressions[key]!)
+  const grouped = logKeyExpressions(db, table)
   const zeroed = LOGGED_COLUMNS.map((column) => sql`${sql.ref(column)} = 0`)
   if (table === VERSIONED_TABLE) zeroed.push(sql`version = version + 1`)
   await sql`update ${sql.table(table)} set ${sql.join(zeroed)}`.execute(db)

@@ -1,7 +1,15 @@
 import type { DashboardUsage } from '@one-api/contracts/dashboard'
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely'
 import type { LogSchema } from '../schema.ts'
-import { type LogUsageSchema, type UsageTableName, withUsage } from './usage-rollups.ts'
+import {
+  BLOCK_DAYS,
+  BLOCK_TABLES,
+  type BlockTableName,
+  blockStart,
+  type LogUsageSchema,
+  type UsageTableName,
+  withUsage,
+} from './usage-rollups.ts'
 
 /**
  * Reads of the usage tables (usage-rollups.ts) for the dashboards; none reads the logs. Each
@@ -10,7 +18,8 @@ import { type LogUsageSchema, type UsageTableName, withUsage } from './usage-rol
  * the users of a model on a channel; usage_daily_totals, usage_daily_models and
  * usage_daily_channel_totals for the unfiltered days, models and channels;
  * usage_daily_channels for every other day, model and channel figure; usage_daily_users,
- * usage_daily_model_users or usage_daily_channel_users for the users. The groupings come whole
+ * usage_daily_model_users or usage_daily_channel_users for the users, with their twins by 7-day
+ * block (usage_weekly_*) for the whole blocks of a period. The groupings come whole
  * (the dashboard adds the cached finished days to today's and ranks them); bench/dashboard
  * measures them.
  */
@@ -137,14 +146,47 @@ export async function usageByChannel(db: Kysely<LogSchema>, filter: UsageFilter)
   return new Map(rows.map((row) => [Number(row.channel_id), toUsage(row as Summed)]))
 }
 
-/** The filter's usage of every user. */
-export async function usageByUser(db: Kysely<LogSchema>, filter: UsageFilter) {
-  const rows = await filtered(db, byUserSource(filter), filter)
+async function usersOf(db: Kysely<LogSchema>, table: UsageTableName, filter: UsageFilter) {
+  return filtered(db, table, filter)
     .select(['user_id', ...USAGE_SUMS])
     .groupBy('user_id')
     .execute()
-  return new Map(rows.map((row) => [Number(row.user_id), toUsage(row as Summed)]))
 }
+
+/**
+ * The filter's usage of every user. A daily user table's twin by 7-day block answers the whole
+ * blocks of the period, the daily table the days before and after them.
+ */
+export async function usageByUser(db: Kysely<LogSchema>, filter: UsageFilter) {
+  const source = byUserSource(filter)
+  const blocks = BLOCK_OF_DAILY[source]
+  const firstBlock = Math.ceil(filter.firstDay / BLOCK_DAYS) * BLOCK_DAYS
+  const afterBlocks = blockStart(filter.lastDay + 1)
+  let rows: Awaited<ReturnType<typeof usersOf>>
+  if (!blocks || firstBlock >= afterBlocks) rows = await usersOf(db, source, filter)
+  else {
+    rows = await usersOf(db, blocks, { ...filter, firstDay: firstBlock, lastDay: afterBlocks - BLOCK_DAYS })
+    if (filter.firstDay < firstBlock) {
+      rows.push(...(await usersOf(db, source, { ...filter, lastDay: firstBlock - 1 })))
+    }
+    if (afterBlocks <= filter.lastDay) {
+      rows.push(...(await usersOf(db, source, { ...filter, firstDay: afterBlocks })))
+    }
+  }
+  const users = new Map<number, DashboardUsage>()
+  for (const row of rows) {
+    const usage = toUsage(row as Summed)
+    const sum = users.get(Number(row.user_id))
+    if (!sum) users.set(Number(row.user_id), usage)
+    else for (const column of Object.keys(usage) as (keyof DashboardUsage)[]) sum[column] += usage[column]
+  }
+  return users
+}
+
+/** Each daily user table's twin by 7-day block. */
+const BLOCK_OF_DAILY: Partial<Record<UsageTableName, BlockTableName>> = Object.fromEntries(
+  Object.entries(BLOCK_TABLES).map(([blocks, daily]) => [daily, blocks]),
+)
 
 /**
  * The version of each day from firstDay to lastDay (usage_daily_totals), -1 for a day without a

@@ -1,12 +1,12 @@
 import { LogType } from '@one-api/contracts'
-import { type Kysely, sql } from 'kysely'
+import { type Kysely, type RawBuilder, sql } from 'kysely'
 import { isMysql } from '../dialect.ts'
 import type { LogSchema, LogsTable } from '../schema.ts'
 import { dayOf, SECONDS_PER_DAY } from './log-days.ts'
 
 /**
- * Usage per UTC day for the dashboards, at eight grains (see usageTables in
- * table-definitions.ts). Every write of consume logs adds its rows' usage in the same transaction
+ * Usage per UTC day (and per 7-day block for the users) for the dashboards, at eleven grains (see
+ * usageTables in table-definitions.ts). Every write of consume logs adds its rows' usage in the same transaction
  * (addLogUsage), every delete of logs takes it out (subtractLogUsage), and failed upstream
  * attempts add to error_count (UsageErrorRecorder), so no dashboard query reads the logs.
  */
@@ -41,6 +41,11 @@ export type UsageDailyTotalsTable = Omit<UsageDailyTable, 'user_id' | 'model_nam
   version: number
 }
 
+/** A 7-day block's usage; `day` is the block's first day (a multiple of BLOCK_DAYS). */
+export type UsageWeeklyUsersTable = UsageDailyUsersTable
+export type UsageWeeklyModelUsersTable = UsageDailyModelUsersTable
+export type UsageWeeklyChannelUsersTable = UsageDailyChannelUsersTable
+
 export type UsageSchema = {
   usage_daily: UsageDailyTable
   usage_daily_channels: UsageDailyChannelsTable
@@ -49,6 +54,9 @@ export type UsageSchema = {
   usage_daily_channel_users: UsageDailyChannelUsersTable
   usage_daily_models: UsageDailyModelsTable
   usage_daily_channel_totals: UsageDailyChannelTotalsTable
+  usage_weekly_users: UsageWeeklyUsersTable
+  usage_weekly_model_users: UsageWeeklyModelUsersTable
+  usage_weekly_channel_users: UsageWeeklyChannelUsersTable
   usage_daily_totals: UsageDailyTotalsTable
 }
 
@@ -69,7 +77,41 @@ export const USAGE_KEYS: Record<UsageTableName, readonly (keyof UsageDailyTable)
   usage_daily_channel_users: ['channel_id', 'day', 'user_id'],
   usage_daily_models: ['day', 'model_name'],
   usage_daily_channel_totals: ['day', 'channel_id'],
+  usage_weekly_users: ['day', 'user_id'],
+  usage_weekly_model_users: ['model_name', 'day', 'user_id'],
+  usage_weekly_channel_users: ['channel_id', 'day', 'user_id'],
   usage_daily_totals: ['day'],
+}
+
+/** Days in a row of a block table: day numbers BLOCK_DAYS × n to BLOCK_DAYS × n + 6. */
+export const BLOCK_DAYS = 7
+
+/** The tables whose rows cover a 7-day block, each with the daily table of the same keys. */
+export const BLOCK_TABLES = {
+  usage_weekly_users: 'usage_daily_users',
+  usage_weekly_model_users: 'usage_daily_model_users',
+  usage_weekly_channel_users: 'usage_daily_channel_users',
+} as const satisfies Partial<Record<UsageTableName, UsageTableName>>
+
+export type BlockTableName = keyof typeof BLOCK_TABLES
+
+export const isBlockTable = (table: UsageTableName): table is BlockTableName => table in BLOCK_TABLES
+
+/** The first day of the block that holds `day`. */
+export const blockStart = (day: number) => day - (day % BLOCK_DAYS)
+
+/** The day a table's row for `day` is stored under: the day itself, or its block's first day. */
+const rowDay = (table: UsageTableName, day: number) => (isBlockTable(table) ? blockStart(day) : day)
+
+/**
+ * The SQL of the day a log's usage is stored under in `table`, from its created_at. A literal,
+ * not a parameter: PostgreSQL matches a grouped expression to the selected one only when both are
+ * the same text. Integer division: created_at is a whole number of seconds.
+ */
+export function logDayExpression(db: Kysely<unknown>, table: UsageTableName): RawBuilder<unknown> {
+  const seconds = sql.lit(isBlockTable(table) ? SECONDS_PER_DAY * BLOCK_DAYS : SECONDS_PER_DAY)
+  const quotient = isMysql(db) ? sql`created_at div ${seconds}` : sql`created_at / ${seconds}`
+  return isBlockTable(table) ? sql`(${quotient}) * ${sql.lit(BLOCK_DAYS)}` : quotient
 }
 
 /** The table whose rows carry a day's version (see UsageDailyTotalsTable); never emptied by a delete. */
@@ -130,10 +172,11 @@ export function groupUsage(deltas: readonly UsageDelta[]): Record<UsageTableName
     const keys = USAGE_KEYS[table]
     const rows = new Map<string, UsageDailyTable>()
     for (const delta of deltas) {
-      const key = keys.map((column) => delta[column]).join('\u0000')
+      const day = rowDay(table, delta.day)
+      const key = keys.map((column) => (column === 'day' ? day : delta[column])).join('\u0000')
       const row = rows.get(key)
       if (!row) {
-        rows.set(key, { ...delta })
+        rows.set(key, { ...delta, day })
         continue
       }
       for (const column of COUNT_COLUMNS) row[column] += delta[column]
@@ -167,12 +210,14 @@ function pick(row: UsageDailyTable, columns: readonly (keyof UsageDailyTable)[])
  */
 export async function backfillUsageFromDaily(db: Kysely<unknown>, tables: readonly UsageTableName[]) {
   for (const table of tables) {
-    const keys = sql.join(USAGE_KEYS[table].map((key) => sql.ref(key)))
+    const columns = sql.join(USAGE_KEYS[table].map((key) => sql.ref(key)))
+    const dayOfRow = isBlockTable(table) ? sql`day - day % ${sql.lit(BLOCK_DAYS)}` : sql`day`
+    const grouped = sql.join(USAGE_KEYS[table].map((key) => (key === 'day' ? dayOfRow : sql.ref(key))))
     const sums = sql.join(COUNT_COLUMNS.map((column) => sql`sum(${sql.ref(column)})`))
     await sql`delete from ${sql.table(table)}`.execute(db)
     await sql`
-      insert into ${sql.table(table)} (${keys}, ${sql.join(COUNT_COLUMNS.map((column) => sql.ref(column)))})
-      select ${keys}, ${sums} from usage_daily group by ${keys}
+      insert into ${sql.table(table)} (${columns}, ${sql.join(COUNT_COLUMNS.map((column) => sql.ref(column)))})
+      select ${grouped}, ${sums} from usage_daily group by ${grouped}
     `.execute(db)
   }
 }
@@ -236,16 +281,47 @@ export function subtractLogUsage(
 /**
  * After logs before `timestamp` were deleted: rows of the days wholly before it that count no
  * request any more go, with the error counts of those days (history cleared with its logs); the
- * day totals stay (at zero), keeping their versions.
+ * day totals stay (at zero), their versions moved on. A block table's rows go when their whole
+ * block is before it; the block it cuts through keeps the error counts of its later days only,
+ * counted again from the daily table (cleared first).
  */
 export async function dropClearedUsage(db: Kysely<LogSchema>, timestamp: number): Promise<void> {
   const beforeDay = Math.floor(timestamp / SECONDS_PER_DAY)
+  await withUsage(db)
+    .updateTable(VERSIONED_TABLE)
+    .set((eb) => ({ error_count: 0, version: eb('version', '+', 1) }))
+    .where('day', '<', beforeDay)
+    .where('error_count', '<>', 0)
+    .execute()
   for (const table of USAGE_TABLES) {
-    if (table === VERSIONED_TABLE) continue
+    if (table === VERSIONED_TABLE || isBlockTable(table)) continue
     await withUsage(db)
       .deleteFrom(table)
       .where('day', '<', beforeDay)
       .where('request_count', '=', 0)
+      .execute()
+  }
+  const cutBlock = blockStart(beforeDay)
+  for (const [table, daily] of Object.entries(BLOCK_TABLES) as [BlockTableName, UsageTableName][]) {
+    await withUsage(db).deleteFrom(table).where('day', '<', cutBlock).where('request_count', '=', 0).execute()
+    if (cutBlock === beforeDay) continue
+    const sameKey = USAGE_KEYS[table]
+      .filter((key) => key !== 'day')
+      .map((key) => sql`${sql.ref(`${daily}.${key}`)} = ${sql.ref(`${table}.${key}`)}`)
+    await sql`
+      update ${sql.table(table)} set error_count = coalesce((
+        select sum(${sql.ref(`${daily}.error_count`)}) from ${sql.table(daily)}
+        where ${sql.join(sameKey, sql` and `)}
+          and ${sql.ref(`${daily}.day`)} >= ${sql.ref(`${table}.day`)}
+          and ${sql.ref(`${daily}.day`)} < ${sql.ref(`${table}.day`)} + ${sql.lit(BLOCK_DAYS)}
+      ), 0)
+      where day = ${cutBlock} and error_count <> 0
+    `.execute(db)
+    await withUsage(db)
+      .deleteFrom(table)
+      .where('day', '=', cutBlock)
+      .where('request_count', '=', 0)
+      .where('error_count', '=', 0)
       .execute()
   }
 }
@@ -256,18 +332,9 @@ export async function dropClearedUsage(db: Kysely<LogSchema>, timestamp: number)
  * its history at once. Error counts start at zero: logs do not record failed attempts.
  */
 export async function backfillUsage(db: Kysely<unknown>): Promise<void> {
-  // A literal, not a parameter: PostgreSQL matches the grouped expression to the selected one only
-  // when both are the same text. Integer division: created_at is a whole number of seconds.
-  const seconds = sql.lit(SECONDS_PER_DAY)
-  const expressions: Record<string, ReturnType<typeof sql>> = {
-    day: isMysql(db) ? sql`created_at div ${seconds}` : sql`created_at / ${seconds}`,
-    user_id: sql`coalesce(user_id, 0)`,
-    model_name: sql`coalesce(model_name, '')`,
-    channel_id: sql`coalesce(channel_id, 0)`,
-  }
   for (const table of USAGE_TABLES) {
     const keys = USAGE_KEYS[table]
-    const grouped = keys.map((key) => expressions[key]!)
+    const grouped = logKeyExpressions(db, table)
     await sql`delete from ${sql.table(table)}`.execute(db)
     await sql`
       insert into ${sql.table(table)} (${sql.join(keys.map((key) => sql.ref(key)))},
@@ -279,6 +346,17 @@ export async function backfillUsage(db: Kysely<unknown>): Promise<void> {
       group by ${sql.join(grouped)}
     `.execute(db)
   }
+}
+
+/** The SQL of a table's key columns computed from a log row, in key order. */
+export function logKeyExpressions(db: Kysely<unknown>, table: UsageTableName): RawBuilder<unknown>[] {
+  const expressions: Record<string, RawBuilder<unknown>> = {
+    day: logDayExpression(db, table),
+    user_id: sql`coalesce(user_id, 0)`,
+    model_name: sql`coalesce(model_name, '')`,
+    channel_id: sql`coalesce(channel_id, 0)`,
+  }
+  return USAGE_KEYS[table].map((key) => expressions[key]!)
 }
 
 /** The columns of a table's row, keys first, as the write thread's statements bind them. */

@@ -217,7 +217,7 @@ export function renderMarkdown(results: Measurements): string {
       `${settings.rounds} interleaved rounds (direct, reference, gateway, then again), each round on freshly started ` +
       `reference relay and gateway processes, ${settings.warmupSeconds} s warm-up before each mode.`,
     `Latency: one connection, one request at a time, ${settings.probeSeconds} s after a warm-up, timed to the last byte.`,
-    'Gateway: SQLite, token auth, quota reservation and settlement, batched consume logs, rate limits off; ' +
+    'Gateway: the compiled server on plain Node, as `npm start` runs it; SQLite, token auth, quota reservation and settlement, batched consume logs, rate limits off; ' +
       'V8 allocation-site pretenuring off, as the server always sets it.',
     `Reference relay: node:http + undici forwarding bytes, run with \`${REFERENCE_NODE_ARGUMENTS.join(' ')}\` so that ` +
       'every process runs at the best speed a bare relay reaches (see bench/README.md).',

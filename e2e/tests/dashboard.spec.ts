@@ -78,5 +78,22 @@ test('relay requests move the home page dashboard, with a failing channel at 100
   }).toPass({ timeout: 30_000 })
   await expect(page.getByRole('row', { name: new RegExp(SERVING) })).toContainText('0.0%')
   await expect(page.getByRole('cell', { name: MODEL }).first()).toBeVisible()
+  await expectFitsOnPhone(page)
   await captureScreen(page, 'home-dashboard')
 })
+
+/** On a 390 px phone the channel table's last column stays inside its card's padding, not cut off. */
+async function expectFitsOnPhone(page: Page) {
+  await page.setViewportSize({ width: 390, height: 844 })
+  const card = page.locator('.mantine-Card-root', { hasText: 'Channels by traffic' })
+  const inner = await card.evaluate((element) => {
+    const box = element.getBoundingClientRect()
+    return box.right - Number.parseFloat(getComputedStyle(element).paddingRight)
+  })
+  const rate = page.getByRole('row', { name: new RegExp(BROKEN) }).getByText('100.0%')
+  for (const cell of [rate, card.getByRole('columnheader').last()]) {
+    const box = await cell.boundingBox()
+    expect(box && Math.round(box.x + box.width)).toBeLessThanOrEqual(Math.round(inner))
+  }
+  await page.setViewportSize({ width: 1280, height: 800 })
+}

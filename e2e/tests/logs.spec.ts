@@ -1,6 +1,6 @@
 import type { APIRequestContext } from '@playwright/test'
 import { UPSTREAM_KEY } from '../constants.ts'
-import { captureScreen, expect, heading, ROOT_SESSION, test, upstreamUrl } from '../support.ts'
+import { captureScreen, expect, heading, ROOT_SESSION, signIn, test, upstreamUrl } from '../support.ts'
 
 test.use({ storageState: ROOT_SESSION })
 
@@ -71,4 +71,83 @@ test('relay requests appear in the log page; filters narrow them and the total i
   await page.getByRole('option', { name: 'Top-up' }).click()
   await expect(page).toHaveURL(/type=1/)
   await expect(page.getByText('No logs match the filters')).toBeVisible()
+})
+
+test('the administrator narrows by user and channel; the detail shows the elapsed time', async ({
+  page,
+  request,
+}) => {
+  const channel = (await (await request.get('/api/channel/search?keyword=e2e-logs')).json()).data[0].id
+  const rows = page.getByRole('row').filter({ hasText: MODEL })
+  await page.goto(`/log?${FILTERS}&type=2`)
+  await expect(rows).toHaveCount(3)
+  await expect(rows.first().getByText(/^Elapsed \d+\.\d\d s/)).toBeVisible()
+
+  const apply = async (label: string, value: string) => {
+    await page.getByRole('textbox', { name: label }).fill(value)
+    await page.getByRole('button', { name: 'Search' }).click()
+  }
+  await apply('Username', 'root')
+  await expect(page).toHaveURL(/username=root/)
+  await expect(rows).toHaveCount(3)
+  await apply('Channel ID', String(channel + 1000))
+  await expect(page.getByText('No logs match the filters')).toBeVisible()
+  await apply('Channel ID', String(channel))
+  await expect(page).toHaveURL(new RegExp(`channel=${channel}`))
+  await expect(rows).toHaveCount(3)
+  await apply('Username', 'e2e-nobody')
+  await expect(page.getByText('No logs match the filters')).toBeVisible()
+
+  // With currency display off, quota is shown as quota (abbreviated from 10,000), not dollars.
+  const setCurrency = (value: string) =>
+    request.put('/api/option/', { data: { key: 'DisplayInCurrencyEnabled', value } })
+  expect((await (await setCurrency('false')).json()).success).toBe(true)
+  try {
+    await page.goto(`/log?${FILTERS}&type=2`)
+    await expect(rows).toHaveCount(3)
+    await expect(rows.first().getByRole('cell', { name: /^\d+(\.\d)?[kMB]?$/ })).not.toHaveCount(0)
+    await expect(rows.first()).not.toContainText('$')
+    await page.getByRole('button', { name: 'Click to show the total' }).click()
+    await expect(page.getByText(/^Total consumed: [1-9][\d.]*[kMB]?$/)).toBeVisible()
+  } finally {
+    await setCurrency('true')
+  }
+})
+
+test("a user's log page shows only their logs, without the channel and user filters or columns", async ({
+  page,
+  browser,
+}) => {
+  const username = `log${Date.now() % 1_000_000}`
+  const password = `${username}-Pass1`
+  const created = await (await page.request.post('/api/user/', { data: { username, password } })).json()
+  expect(created.success, created.message).toBe(true)
+  // Root's change of the user's quota writes a management log of the user's own.
+  const found = await (await page.request.get(`/api/user/search?keyword=${username}`)).json()
+  const id = found.data[0].id
+  const updated = await (await page.request.put('/api/user/', { data: { id, username, quota: 1234 } })).json()
+  expect(updated.success, updated.message).toBe(true)
+  const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, locale: 'en-US' })
+  const userPage = await context.newPage()
+  await signIn(userPage, username, password)
+  await userPage.goto(`/log?${FILTERS}`)
+  await expect(heading(userPage, 'Usage logs')).toBeVisible()
+  await expect(userPage.getByText('No logs match the filters')).toBeVisible()
+  await expect(userPage.getByRole('textbox', { name: 'Token name' })).toBeVisible()
+  await expect(userPage.getByRole('textbox', { name: 'Username' })).toHaveCount(0)
+  await expect(userPage.getByRole('textbox', { name: 'Channel ID' })).toHaveCount(0)
+  await userPage.getByRole('button', { name: 'Click to show the total' }).click()
+  await expect(userPage.getByText(/^Total consumed: (\$0\.00|0)$/)).toBeVisible()
+  await userPage.goto('/log')
+  const own = userPage.getByRole('row').filter({ hasText: 'Administrator changed the user quota' })
+  await expect(async () => {
+    await userPage.reload()
+    await expect(own).toHaveCount(1, { timeout: 2000 })
+  }).toPass({ timeout: 30_000 })
+  await expect(own.getByText('Management')).toBeVisible()
+  await expect(userPage.getByRole('row').filter({ hasText: MODEL })).toHaveCount(0)
+  await expect(userPage.getByRole('columnheader', { name: 'Token' })).toBeVisible()
+  await expect(userPage.getByRole('columnheader', { name: 'Channel' })).toHaveCount(0)
+  await expect(userPage.getByRole('columnheader', { name: 'User', exact: true })).toHaveCount(0)
+  await context.close()
 })

@@ -8,11 +8,7 @@
  */
 import type { ServerResponse } from 'node:http'
 import { sendJson } from './errors.ts'
-
-type Json = Record<string, unknown>
-
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+import { isRecord, type Json } from './json.ts'
 
 const DEFAULT_DIMENSIONS = 8
 const ONE_INSTANCE_MODELS = /^gemini-embedding-001/

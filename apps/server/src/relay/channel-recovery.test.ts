@@ -29,10 +29,7 @@ describe('channels coming back from a cool-down', () => {
 
   beforeAll(async () => {
     fixture = await RelayFixture.start('sqlite')
-    await fixture.setPrices(
-      Object.fromEntries(MODELS.map((model) => [model, 1])),
-      Object.fromEntries(MODELS.map((model) => [model, 1])),
-    )
+    await fixture.priceModels(MODELS, 1)
     await fixture.setOption('RetryTimes', 3)
     client = fixture.openai((await fixture.createToken()).key)
   })

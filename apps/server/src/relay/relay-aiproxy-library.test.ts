@@ -7,6 +7,7 @@
 import { AIPROXY_LIBRARY_KEYS } from '@one-api/mock-upstream'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readChatStream } from '../testing/chat-stream.ts'
 import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -67,8 +68,7 @@ describe.each(testDialects())('AI Proxy Library channels through the gateway on 
     const { data: stream, response } = await client.chat.completions
       .create({ ...ask(MODEL), stream: true })
       .withResponse()
-    let text = ''
-    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
+    const { text } = await readChatStream(stream)
     expect(text).toBe(ANSWER)
     const log = await fixture.logFor(response.headers.get(REQUEST_ID))
     expect(log.is_stream).toBe(true)

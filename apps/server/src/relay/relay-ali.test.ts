@@ -7,6 +7,7 @@
 import { type MockUpstream, startMockUpstream } from '@one-api/mock-upstream'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readChatStream } from '../testing/chat-stream.ts'
 import { eventually } from '../testing/eventually.ts'
 import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
@@ -67,13 +68,7 @@ describe.each(testDialects())('Ali DashScope channels through the gateway on %s'
     const { data: stream, response } = await client.chat.completions
       .create({ ...ask, stream: true, stream_options: { include_usage: true } })
       .withResponse()
-    const pieces: string[] = []
-    let usage: OpenAI.CompletionUsage | undefined | null
-    for await (const chunk of stream) {
-      const content = chunk.choices[0]?.delta?.content
-      if (content) pieces.push(content)
-      if (chunk.usage) usage = chunk.usage
-    }
+    const { pieces, usage } = await readChatStream(stream)
     expect(pieces).toEqual(['Hello', ' from', ' the', ' mock', ' upstream'])
     expect(usage).toMatchObject({ prompt_tokens: 4, completion_tokens: 5 })
     const upstream = calls('/api/v1/services/aigc/text-generation/generation').at(-1)!

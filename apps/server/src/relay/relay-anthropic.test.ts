@@ -6,7 +6,7 @@
 import { ChannelType } from '@one-api/contracts/channel-types'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { eventually } from '../testing/eventually.ts'
+import { readChatStream } from '../testing/chat-stream.ts'
 import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -87,13 +87,7 @@ describe.each(testDialects())('Anthropic channels through the gateway on %s', (d
     const { data: stream, response } = await client.chat.completions
       .create({ ...ask(PLAIN), stream: true, stream_options: { include_usage: true } })
       .withResponse()
-    const pieces: string[] = []
-    let usage: OpenAI.CompletionUsage | undefined | null
-    for await (const chunk of stream) {
-      const content = chunk.choices[0]?.delta?.content
-      if (content) pieces.push(content)
-      if (chunk.usage) usage = chunk.usage
-    }
+    const { pieces, usage } = await readChatStream(stream)
     expect(pieces.join('')).toBe('Hello from the mock upstream')
     expect(usage).toMatchObject({ prompt_tokens: 4, completion_tokens: 5 })
     const log = await fixture.logFor(response.headers.get(REQUEST_ID))
@@ -105,15 +99,7 @@ describe.each(testDialects())('Anthropic channels through the gateway on %s', (d
       { type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: {} } } },
     ]
     const stream = await client.chat.completions.create({ ...ask(PLAIN), tools, stream: true })
-    let name = ''
-    let args = ''
-    let finish: string | null | undefined
-    for await (const chunk of stream) {
-      const call = chunk.choices[0]?.delta?.tool_calls?.[0]
-      if (call?.function?.name) name += call.function.name
-      if (call?.function?.arguments) args += call.function.arguments
-      finish = chunk.choices[0]?.finish_reason ?? finish
-    }
+    const { toolName: name, toolArguments: args, finish } = await readChatStream(stream)
     expect({ name, args: JSON.parse(args), finish }).toEqual({
       name: 'lookup',
       args: { mock: true },
@@ -165,14 +151,7 @@ describe.each(testDialects())('Anthropic channels through the gateway on %s', (d
     const completion = await client.chat.completions.create(ask(BAD_KEY))
     expect(upstreamCalls('sk-ant-refused')).toHaveLength(1)
     expect(completion.choices[0]!.message.content).toBe('Hello from the mock upstream')
-    await eventually(async () => {
-      const row = await fixture.db
-        .selectFrom('channels')
-        .select('status')
-        .where('key', '=', 'sk-ant-refused')
-        .executeTakeFirstOrThrow()
-      return row.status === 3
-    })
+    await fixture.waitUntilAutoDisabled('key', 'sk-ant-refused')
     fixture.mock.clearFaults()
   })
 })

@@ -7,6 +7,7 @@
 import { BAIDU_KEYS, revokeBaiduTokens } from '@one-api/mock-upstream'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readChatStream } from '../testing/chat-stream.ts'
 import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -37,10 +38,7 @@ describe.each(testDialects())('Baidu Qianfan v1 channels through the gateway on 
     await fixture.addChannel({ type: BAIDU, key: KEY, models: [CHAT, EMBEDDING] })
     await fixture.addChannel({ type: BAIDU, key: `${KEY.split('|')[0]}|not-the-secret`, models: [WRONG] })
     const models = [CHAT, EMBEDDING, WRONG]
-    await fixture.setPrices(
-      Object.fromEntries(models.map((model) => [model, RATIO])),
-      Object.fromEntries(models.map((model) => [model, 1])),
-    )
+    await fixture.priceModels(models, RATIO)
     token = await fixture.createToken({ remain_quota: 1_000_000 })
     client = fixture.openai(token.key, { maxRetries: 0 })
   })
@@ -73,12 +71,7 @@ describe.each(testDialects())('Baidu Qianfan v1 channels through the gateway on 
     const { data: stream, response } = await client.chat.completions
       .create({ ...ask(CHAT), stream: true, stream_options: { include_usage: true } })
       .withResponse()
-    let text = ''
-    let usage: OpenAI.CompletionUsage | undefined | null
-    for await (const chunk of stream) {
-      text += chunk.choices[0]?.delta?.content ?? ''
-      if (chunk.usage) usage = chunk.usage
-    }
+    const { text, usage } = await readChatStream(stream)
     expect(text).toBe('Hello from the mock upstream')
     expect(usage).toMatchObject({ prompt_tokens: 5, completion_tokens: 5 })
     const log = await fixture.logFor(response.headers.get(REQUEST_ID))

@@ -10,7 +10,7 @@ import { ChannelType } from '@one-api/contracts/channel-types'
 import { MOCK_AWS_CREDENTIALS } from '@one-api/mock-upstream'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { eventually } from '../testing/eventually.ts'
+import { readChatStream } from '../testing/chat-stream.ts'
 import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -65,10 +65,7 @@ describe.each(testDialects())('AWS Bedrock channels through the gateway on %s', 
     })
     // One-api prices Llama on Bedrock under its own key, `name(33)`, which wins over the plain name.
     const models = [MAPPED, LLAMA, `${LLAMA}(33)`, PLAIN, CACHED, FAILING, BAD_KEY]
-    await fixture.setPrices(
-      Object.fromEntries(models.map((model) => [model, RATIO])),
-      Object.fromEntries(models.map((model) => [model, 1])),
-    )
+    await fixture.priceModels(models, RATIO)
     await fixture.setOption('AutomaticDisableChannelEnabled', true)
     await fixture.setOption('RetryTimes', 2)
     token = await fixture.createToken({ remain_quota: 1_000_000 })
@@ -112,13 +109,7 @@ describe.each(testDialects())('AWS Bedrock channels through the gateway on %s', 
     const { data: stream, response } = await client.chat.completions
       .create({ ...ask(PLAIN), stream: true, stream_options: { include_usage: true } })
       .withResponse()
-    const pieces: string[] = []
-    let usage: OpenAI.CompletionUsage | undefined | null
-    for await (const chunk of stream) {
-      const content = chunk.choices[0]?.delta?.content
-      if (content) pieces.push(content)
-      if (chunk.usage) usage = chunk.usage
-    }
+    const { pieces, usage } = await readChatStream(stream)
     expect(pieces.join('')).toBe(GENERATED)
     expect(usage).toMatchObject({ prompt_tokens: 4, completion_tokens: 5 })
     expect(signedWith(ACCESS_KEY).at(-1)!.path).toMatch(/\/converse-stream$/)
@@ -131,15 +122,7 @@ describe.each(testDialects())('AWS Bedrock channels through the gateway on %s', 
       { type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: {} } } },
     ]
     const stream = await client.chat.completions.create({ ...ask(PLAIN), tools, stream: true })
-    let name = ''
-    let args = ''
-    let finish: string | null | undefined
-    for await (const chunk of stream) {
-      const call = chunk.choices[0]?.delta?.tool_calls?.[0]
-      if (call?.function?.name) name += call.function.name
-      if (call?.function?.arguments) args += call.function.arguments
-      finish = chunk.choices[0]?.finish_reason ?? finish
-    }
+    const { toolName: name, toolArguments: args, finish } = await readChatStream(stream)
     expect({ name, args: JSON.parse(args), finish }).toEqual({
       name: 'lookup',
       args: { mock: true },
@@ -285,13 +268,6 @@ describe.each(testDialects())('AWS Bedrock channels through the gateway on %s', 
     const completion = await client.chat.completions.create(ask(BAD_KEY))
     expect(completion.choices[0]!.message.content).toBe(GENERATED)
     expect(signedWith(ACCESS_KEY).length).toBe(refusedBefore + 1)
-    await eventually(async () => {
-      const row = await fixture.db
-        .selectFrom('channels')
-        .select('status')
-        .where('key', '=', `${ACCESS_KEY}|not-the-secret|us-east-1`)
-        .executeTakeFirstOrThrow()
-      return row.status === 3
-    })
+    await fixture.waitUntilAutoDisabled('key', `${ACCESS_KEY}|not-the-secret|us-east-1`)
   })
 })

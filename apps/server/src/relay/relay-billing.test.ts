@@ -1,6 +1,7 @@
 import type OpenAI from 'openai'
 import { toFile } from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readChatStream } from '../testing/chat-stream.ts'
 import { holdTransaction } from '../testing/held-transaction.ts'
 import { type CreatedToken, expectedQuota, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
@@ -50,8 +51,7 @@ describe.each(testDialects())('relay billing on %s', (dialect) => {
       messages: [{ role: 'user', content: prompt }],
       stream: true,
     })
-    let text = ''
-    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
+    const { text } = await readChatStream(stream)
     return text
   }
 

@@ -1,6 +1,7 @@
 import { request } from 'node:http'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readChatStream } from '../testing/chat-stream.ts'
 import { REQUEST_ID, RelayFixture } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -93,13 +94,7 @@ describe.each(testDialects())('relay chat completions on %s', (dialect) => {
     const { data: stream, response } = await client.chat.completions
       .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'stream please' }], stream: true })
       .withResponse()
-    const pieces: string[] = []
-    let usageChunks = 0
-    for await (const chunk of stream) {
-      if (chunk.usage) usageChunks += 1
-      const content = chunk.choices[0]?.delta?.content
-      if (content) pieces.push(content)
-    }
+    const { pieces, usageChunks } = await readChatStream(stream)
     expect(pieces).toEqual(['Hello', ' from', ' the', ' mock', ' upstream'])
     expect(usageChunks).toBe(0)
     // The gateway asked the upstream for usage on its own behalf (to bill exactly) and hid it.
@@ -115,15 +110,10 @@ describe.each(testDialects())('relay chat completions on %s', (dialect) => {
       stream: true,
       stream_options: { include_usage: true },
     })
-    const usages: OpenAI.CompletionUsage[] = []
-    let text = ''
-    for await (const chunk of stream) {
-      if (chunk.usage) usages.push(chunk.usage)
-      text += chunk.choices[0]?.delta?.content ?? ''
-    }
+    const { text, usage, usageChunks } = await readChatStream(stream)
     expect(text).toBe(GENERATED)
-    expect(usages).toHaveLength(1)
-    expect(usages[0]).toMatchObject({ prompt_tokens: 3, completion_tokens: 5, total_tokens: 8 })
+    expect(usageChunks).toBe(1)
+    expect(usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 5, total_tokens: 8 })
   })
 
   it('ends a stream with exactly one data: [DONE] on the wire', async () => {

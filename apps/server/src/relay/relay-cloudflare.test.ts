@@ -7,6 +7,7 @@
 import { CLOUDFLARE_TOKENS } from '@one-api/mock-upstream'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readChatStream } from '../testing/chat-stream.ts'
 import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -35,10 +36,7 @@ describe.each(testDialects())('Cloudflare Workers AI channels through the gatewa
     const otherAccount = JSON.stringify({ user_id: 'someone-elses-account' })
     await fixture.addChannel({ type: CLOUDFLARE, key: TOKEN, models: [WRONG], config: otherAccount })
     const models = [CHAT, EMBEDDING, WRONG]
-    await fixture.setPrices(
-      Object.fromEntries(models.map((model) => [model, RATIO])),
-      Object.fromEntries(models.map((model) => [model, 1])),
-    )
+    await fixture.priceModels(models, RATIO)
     token = await fixture.createToken({ remain_quota: 1_000_000 })
     client = fixture.openai(token.key, { maxRetries: 0 })
   })
@@ -61,8 +59,7 @@ describe.each(testDialects())('Cloudflare Workers AI channels through the gatewa
     const { data: stream, response } = await client.chat.completions
       .create({ ...ask(CHAT), stream: true })
       .withResponse()
-    let text = ''
-    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
+    const { text } = await readChatStream(stream)
     expect(text).toBe('Hello from the mock upstream')
     const log = await fixture.logFor(response.headers.get(REQUEST_ID))
     expect(log).toMatchObject({ is_stream: true, prompt_tokens: 3, completion_tokens: 5, quota: 8 * RATIO })

@@ -5,6 +5,7 @@
  */
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readChatStream } from '../testing/chat-stream.ts'
 import { expectedQuota, REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -42,10 +43,7 @@ describe.each(testDialects())('Cohere channels through the gateway on %s', (dial
     })
     await fixture.addChannel({ key: 'sk-backup-gw', models: [FAILOVER] })
     const models = ['command-r-08-2024', EMBED, FAILOVER]
-    await fixture.setPrices(
-      Object.fromEntries(models.map((model) => [model, RATIO])),
-      Object.fromEntries(models.map((model) => [model, 2])),
-    )
+    await fixture.priceModels(models, RATIO, 2)
     await fixture.setOption('RetryTimes', 1)
     client = fixture.openai((await fixture.createToken()).key)
   })
@@ -92,12 +90,7 @@ describe.each(testDialects())('Cohere channels through the gateway on %s', (dial
         stream_options: { include_usage: true },
       })
       .withResponse()
-    let text = ''
-    let usage: OpenAI.CompletionUsage | undefined | null
-    for await (const chunk of stream) {
-      text += chunk.choices[0]?.delta.content ?? ''
-      if (chunk.usage) usage = chunk.usage
-    }
+    const { text, usage } = await readChatStream(stream)
     expect(text).toBe(GENERATED)
     expect(usage).toMatchObject({ prompt_tokens: 2, completion_tokens: 5 })
     const log = await fixture.logFor(response.headers.get(REQUEST_ID))
@@ -114,12 +107,7 @@ describe.each(testDialects())('Cohere channels through the gateway on %s', (dial
       function: { name: 'lookup', arguments: '{"mock":true}' },
     })
     const stream = await client.chat.completions.create({ model: CHAT, messages, tools, stream: true })
-    let args = ''
-    let finish: string | null | undefined
-    for await (const chunk of stream) {
-      args += chunk.choices[0]?.delta.tool_calls?.[0]?.function?.arguments ?? ''
-      finish = chunk.choices[0]?.finish_reason ?? finish
-    }
+    const { toolArguments: args, finish } = await readChatStream(stream)
     expect(args).toBe('{"mock":true}')
     expect(finish).toBe('tool_calls')
     expect(lastCohereCall().json).toMatchObject({

@@ -6,6 +6,7 @@
 import { COZE_TOKENS } from '@one-api/mock-upstream'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readChatStream } from '../testing/chat-stream.ts'
 import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -28,10 +29,7 @@ describe.each(testDialects())('Coze channels through the gateway on %s', (dialec
     await fixture.addChannel({ type: COZE, key: COZE_TOKENS[0], models: [BOT, BARE], config })
     await fixture.addChannel({ type: COZE, key: 'pat_not_a_token', models: [WRONG], config })
     const models = [BOT, BARE, WRONG]
-    await fixture.setPrices(
-      Object.fromEntries(models.map((model) => [model, RATIO])),
-      Object.fromEntries(models.map((model) => [model, 1])),
-    )
+    await fixture.priceModels(models, RATIO)
     token = await fixture.createToken({ remain_quota: 1_000_000 })
     client = fixture.openai(token.key, { maxRetries: 0 })
   })
@@ -63,12 +61,7 @@ describe.each(testDialects())('Coze channels through the gateway on %s', (dialec
     const { data: stream, response } = await client.chat.completions
       .create({ ...ask(BOT), stream: true, stream_options: { include_usage: true } })
       .withResponse()
-    let text = ''
-    let usage: OpenAI.CompletionUsage | undefined | null
-    for await (const chunk of stream) {
-      text += chunk.choices[0]?.delta?.content ?? ''
-      if (chunk.usage) usage = chunk.usage
-    }
+    const { text, usage } = await readChatStream(stream)
     expect(text).toBe('Hello from the mock upstream')
     expect(usage).toMatchObject({ prompt_tokens: 4, completion_tokens: 5 })
     const log = await fixture.logFor(response.headers.get(REQUEST_ID))

@@ -6,6 +6,7 @@
 import { DEEPL_KEYS } from '@one-api/mock-upstream'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readChatStream } from '../testing/chat-stream.ts'
 import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -55,13 +56,7 @@ describe.each(testDialects())('DeepL channels through the gateway on %s', (diale
     const { data: stream, response } = await client.chat.completions
       .create({ ...ask(GERMAN), stream: true, stream_options: { include_usage: true } })
       .withResponse()
-    const contents: string[] = []
-    let usage: OpenAI.CompletionUsage | undefined | null
-    for await (const chunk of stream) {
-      const content = chunk.choices[0]?.delta?.content
-      if (content) contents.push(content)
-      if (chunk.usage) usage = chunk.usage
-    }
+    const { pieces: contents, usage } = await readChatStream(stream)
     expect(contents).toEqual([`[DE] ${TEXT}`])
     expect(usage).toMatchObject({ prompt_tokens: 13 })
     const log = await fixture.logFor(response.headers.get(REQUEST_ID))

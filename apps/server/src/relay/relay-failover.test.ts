@@ -1,5 +1,6 @@
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readChatStream } from '../testing/chat-stream.ts'
 import { freePort } from '../testing/free-port.ts'
 import { RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
@@ -70,8 +71,7 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
       messages: [{ role: 'user', content: 'one two three' }],
       stream: true,
     })
-    let text = ''
-    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
+    const { text } = await readChatStream(stream)
     return text
   }
 
@@ -80,10 +80,7 @@ describe.each(testDialects())('relay failover on %s', (dialect) => {
   beforeAll(async () => {
     // A 2 s upstream timeout keeps the timeout case short, with a margin for a busy machine.
     fixture = await RelayFixture.start(dialect, { RELAY_TIMEOUT: '2' })
-    await fixture.setPrices(
-      Object.fromEntries(MODELS.map((model) => [model, 1])),
-      Object.fromEntries(MODELS.map((model) => [model, 1])),
-    )
+    await fixture.priceModels(MODELS, 1)
     await fixture.setOption('RetryTimes', 2)
     client = fixture.openai((await fixture.createToken()).key)
   })

@@ -37,10 +37,7 @@ beforeAll(async () => {
   })
   await fixture.setOption('RetryTimes', 2)
   const models = [CONTROL_MODEL, ...Array.from({ length: 40 }, (_, index) => `hostile-${index + 1}`)]
-  await fixture.setPrices(
-    Object.fromEntries(models.map((model) => [model, 1])),
-    Object.fromEntries(models.map((model) => [model, 1])),
-  )
+  await fixture.priceModels(models, 1)
   await fixture.addChannel({ models: [CONTROL_MODEL] })
   const token = await fixture.createToken({ remain_quota: 100_000_000 })
   tokenKey = token.key

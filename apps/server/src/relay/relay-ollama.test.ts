@@ -4,9 +4,11 @@
  * turned into OpenAI's event stream, tools, base64 images, embeddings through /api/embed; billed
  * and logged from prompt_eval_count and eval_count.
  */
+
 import { ChannelType } from '@one-api/contracts/channel-types'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readChatStream } from '../testing/chat-stream.ts'
 import { expectedQuota, REQUEST_ID, RelayFixture } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -76,12 +78,7 @@ describe.each(testDialects())('Ollama channels through the gateway on %s', (dial
         stream_options: { include_usage: true },
       })
       .withResponse()
-    let text = ''
-    let usage: OpenAI.CompletionUsage | null | undefined
-    for await (const chunk of stream) {
-      text += chunk.choices[0]?.delta.content ?? ''
-      if (chunk.usage) usage = chunk.usage
-    }
+    const { text, usage } = await readChatStream(stream)
     expect(text).toBe(GENERATED)
     expect(usage).toMatchObject({ prompt_tokens: 2, completion_tokens: 5, total_tokens: 7 })
     expect(lastOllamaCall().json).toMatchObject({ stream: true })
@@ -109,12 +106,7 @@ describe.each(testDialects())('Ollama channels through the gateway on %s', (dial
       messages: [{ role: 'user', content: 'look here', images: [PNG] }],
     })
     const stream = await client.chat.completions.create({ model: CHAT, messages, tools, stream: true })
-    let args = ''
-    let finish: string | null | undefined
-    for await (const chunk of stream) {
-      args += chunk.choices[0]?.delta.tool_calls?.[0]?.function?.arguments ?? ''
-      finish = chunk.choices[0]?.finish_reason ?? finish
-    }
+    const { toolArguments: args, finish } = await readChatStream(stream)
     expect(args).toBe('{"mock":true}')
     expect(finish).toBe('tool_calls')
   })

@@ -4,9 +4,11 @@
  * waiting create call or streamed from the prediction's stream URL, image models finished at once
  * or polled until they succeed, with the bill and the log checked.
  */
+
 import { type MockUpstream, startMockUpstream } from '@one-api/mock-upstream'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readChatStream } from '../testing/chat-stream.ts'
 import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -63,13 +65,7 @@ describe.each(testDialects())('Replicate channels through the gateway on %s', (d
     const { data: stream, response } = await client.chat.completions
       .create({ ...ask, stream: true })
       .withResponse()
-    const pieces: string[] = []
-    let finish: string | null | undefined
-    for await (const chunk of stream) {
-      const content = chunk.choices[0]?.delta?.content
-      if (content) pieces.push(content)
-      finish = chunk.choices[0]?.finish_reason ?? finish
-    }
+    const { pieces, finish } = await readChatStream(stream)
     expect(pieces).toEqual(['Hello', ' from', ' the', ' mock', ' upstream'])
     expect(finish).toBe('stop')
     expect(calls('/replicate-stream/')).toHaveLength(1)

@@ -59,10 +59,7 @@ describe.each(testDialects())('the Responses API through the gateway on %s', (di
       model_mapping: { [ON_AZURE]: 'gpt-4.1' },
     })
     const models = ['gpt-4o-mini', 'claude-3-5-haiku-latest', ON_COMPATIBLE, FAILOVER, 'gpt-4.1']
-    await fixture.setPrices(
-      Object.fromEntries(models.map((model) => [model, RATIO])),
-      Object.fromEntries(models.map((model) => [model, 1])),
-    )
+    await fixture.priceModels(models, RATIO)
     await fixture.setOption('RetryTimes', 2)
     const token = await fixture.createToken()
     tokenId = token.id

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readChatStream } from '../testing/chat-stream.ts'
 import { RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -35,10 +36,7 @@ describe.each(testDialects())('stream beginnings and ends on %s', (dialect) => {
 
   beforeAll(async () => {
     fixture = await RelayFixture.start(dialect, { RELAY_TIMEOUT: '2' })
-    await fixture.setPrices(
-      Object.fromEntries(MODELS.map((model) => [model, 1])),
-      Object.fromEntries(MODELS.map((model) => [model, 1])),
-    )
+    await fixture.priceModels(MODELS, 1)
     await fixture.setOption('RetryTimes', 1)
     clientKey = (await fixture.createToken()).key
     client = fixture.openai(clientKey)
@@ -232,13 +230,12 @@ describe('a stream that sent a keep-alive, then failed after 10 s of silence', (
       cutAfterChunks: 1,
     })
     const client = fixture.openai((await fixture.createToken()).key)
-    let text = ''
     const stream = await client.chat.completions.create({
       model,
       messages: [{ role: 'user', content: 'one two three' }],
       stream: true,
     })
-    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
+    const { text } = await readChatStream(stream)
     expect(text).toBe('Hello from the mock upstream')
     expect([fixture.requestsFor(primaryKey).length, fixture.requestsFor(backupKey).length]).toEqual([1, 1])
     const logs = await fixture.waitForLogs({ model }, 1)

@@ -4,9 +4,11 @@
  * wrong SecretKey; chat, stream and tools are answered in OpenAI's form, billed and logged from
  * Hunyuan's usage.
  */
+
 import { TENCENT_KEYS } from '@one-api/mock-upstream'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readChatStream } from '../testing/chat-stream.ts'
 import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -67,14 +69,7 @@ describe.each(testDialects())('Tencent Hunyuan channels through the gateway on %
     const { data: stream, response } = await client.chat.completions
       .create({ ...ask(CHAT), stream: true, stream_options: { include_usage: true } })
       .withResponse()
-    let text = ''
-    let usage: OpenAI.CompletionUsage | undefined | null
-    let finish: string | null | undefined
-    for await (const chunk of stream) {
-      text += chunk.choices[0]?.delta?.content ?? ''
-      finish = chunk.choices[0]?.finish_reason ?? finish
-      if (chunk.usage) usage = chunk.usage
-    }
+    const { text, usage, finish } = await readChatStream(stream)
     expect({ text, finish }).toEqual({ text: 'Hello from the mock upstream', finish: 'stop' })
     expect(usage).toMatchObject({ prompt_tokens: 4, completion_tokens: 5 })
     const log = await fixture.logFor(response.headers.get(REQUEST_ID))

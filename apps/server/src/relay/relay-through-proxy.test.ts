@@ -1,5 +1,6 @@
 import { SPARK_MOCK_KEY } from '@one-api/mock-upstream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readChatStream } from '../testing/chat-stream.ts'
 import { RelayFixture } from '../testing/relay-fixture.ts'
 import { connectProxy, type TestServer } from '../testing/upstream-servers.ts'
 
@@ -40,8 +41,7 @@ describe('RELAY_PROXY', () => {
       messages: [{ role: 'user', content: 'hi' }],
       stream: true,
     })
-    let text = ''
-    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
+    const { text } = await readChatStream(stream)
     expect(text).toBeTruthy()
     const tested = await fixture.root.get(`/api/channel/test/${channelId}?model=gpt-4o-mini`)
     expect(tested.body).toMatchObject({ success: true })
@@ -65,8 +65,7 @@ describe('RELAY_PROXY', () => {
       messages: [{ role: 'user', content: 'hi' }],
       stream: true,
     })
-    let text = ''
-    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
+    const { text } = await readChatStream(stream)
     expect(text).toBe('Hello from the mock upstream')
     const tested = await fixture.root.get(`/api/channel/test/${sparkChannelId}`)
     expect(tested.body).toMatchObject({ success: true })

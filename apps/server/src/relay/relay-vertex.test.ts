@@ -13,7 +13,7 @@ import { ChannelType } from '@one-api/contracts/channel-types'
 import { testServiceAccount } from '@one-api/providers/testing/service-account'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { eventually } from '../testing/eventually.ts'
+import { readChatStream } from '../testing/chat-stream.ts'
 import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -71,10 +71,7 @@ describe.each(testDialects())('Vertex AI channels through the gateway on %s', (d
     })
     await fixture.addChannel({ key: 'sk-openai-backup', models: [FAILING, REFUSED], priority: 0 })
     const models = [CLAUDE, GEMINI, FAILING, REFUSED, EMBED, GEMINI_EMBED]
-    await fixture.setPrices(
-      Object.fromEntries(models.map((model) => [model, RATIO])),
-      Object.fromEntries(models.map((model) => [model, 1])),
-    )
+    await fixture.priceModels(models, RATIO)
     await fixture.setOption('AutomaticDisableChannelEnabled', true)
     await fixture.setOption('RetryTimes', 2)
     token = await fixture.createToken({ remain_quota: 1_000_000 })
@@ -112,12 +109,7 @@ describe.each(testDialects())('Vertex AI channels through the gateway on %s', (d
     const { data: stream, response } = await client.chat.completions
       .create({ ...ask(CLAUDE), stream: true, stream_options: { include_usage: true } })
       .withResponse()
-    let text = ''
-    let usage: OpenAI.CompletionUsage | undefined | null
-    for await (const chunk of stream) {
-      text += chunk.choices[0]?.delta?.content ?? ''
-      if (chunk.usage) usage = chunk.usage
-    }
+    const { text, usage } = await readChatStream(stream)
     expect(text).toBe(GENERATED)
     expect(usage).toMatchObject({ prompt_tokens: 4, completion_tokens: 5 })
     expect(vertexCalls('serving-project').at(-1)!.path).toMatch(/:streamRawPredict$/)
@@ -160,8 +152,7 @@ describe.each(testDialects())('Vertex AI channels through the gateway on %s', (d
       quota: 9 * RATIO,
     })
     const stream = await client.chat.completions.create({ ...ask(GEMINI), stream: true })
-    let text = ''
-    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
+    const { text } = await readChatStream(stream)
     expect(text).toBe(GENERATED)
     expect(vertexCalls('serving-project').at(-1)!.path).toMatch(/:streamGenerateContent\?alt=sse$/)
   })
@@ -349,13 +340,6 @@ describe.each(testDialects())('Vertex AI channels through the gateway on %s', (d
     expect(completion.choices[0]!.message.content).toBe(GENERATED)
     // Without a token, Vertex itself was never called.
     expect(vertexCalls('refused-project')).toHaveLength(0)
-    await eventually(async () => {
-      const row = await fixture.db
-        .selectFrom('channels')
-        .select('status')
-        .where('models', '=', REFUSED)
-        .executeTakeFirstOrThrow()
-      return row.status === 3
-    })
+    await fixture.waitUntilAutoDisabled('models', REFUSED)
   })
 })

@@ -8,6 +8,7 @@
 import { SPARK_MOCK_KEY } from '@one-api/mock-upstream'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readChatStream } from '../testing/chat-stream.ts'
 import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -57,13 +58,7 @@ describe.each(testDialects())('Xunfei Spark channels through the gateway on %s',
     const { data: stream, response } = await client.chat.completions
       .create({ ...ask, stream: true, stream_options: { include_usage: true } })
       .withResponse()
-    const pieces: string[] = []
-    let usage: OpenAI.CompletionUsage | undefined | null
-    for await (const chunk of stream) {
-      const content = chunk.choices[0]?.delta?.content
-      if (content) pieces.push(content)
-      if (chunk.usage) usage = chunk.usage
-    }
+    const { pieces, usage } = await readChatStream(stream)
     expect(pieces).toEqual(['Hello', ' from', ' the', ' mock', ' upstream'])
     expect(usage).toMatchObject({ prompt_tokens: 4, completion_tokens: 5 })
     const log = await fixture.logFor(response.headers.get(REQUEST_ID))
@@ -93,17 +88,7 @@ describe.each(testDialects())('Xunfei Spark channels through the gateway on %s',
     const { data: stream, response } = await client.chat.completions
       .create({ ...ask, tools, stream: true })
       .withResponse()
-    let name = ''
-    let args = ''
-    let finish: string | null = null
-    for await (const chunk of stream) {
-      const choice = chunk.choices[0]
-      for (const call of choice?.delta?.tool_calls ?? []) {
-        name += call.function?.name ?? ''
-        args += call.function?.arguments ?? ''
-      }
-      finish = choice?.finish_reason ?? finish
-    }
+    const { toolName: name, toolArguments: args, finish } = await readChatStream(stream)
     expect([name, JSON.parse(args), finish]).toEqual(['get_weather', { mock: true }, 'tool_calls'])
     const log = await fixture.logFor(response.headers.get(REQUEST_ID))
     expect(log).toMatchObject({ is_stream: true, quota: 9 * RATIO })

@@ -6,6 +6,7 @@
 import { ZHIPU_KEYS } from '@one-api/mock-upstream'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readChatStream } from '../testing/chat-stream.ts'
 import { REQUEST_ID, RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -30,10 +31,7 @@ describe.each(testDialects())('Zhipu channels through the gateway on %s', (diale
     const wrongSecret = `${KEY.split('.')[0]}.not-the-secret`
     await fixture.addChannel({ type: ZHIPU, key: wrongSecret, models: [WRONG] })
     const models = [CHAT, EMBEDDING, WRONG, IMAGE]
-    await fixture.setPrices(
-      Object.fromEntries(models.map((model) => [model, RATIO])),
-      Object.fromEntries(models.map((model) => [model, 1])),
-    )
+    await fixture.priceModels(models, RATIO)
     token = await fixture.createToken({ remain_quota: 1_000_000 })
     client = fixture.openai(token.key, { maxRetries: 0 })
   })
@@ -60,12 +58,7 @@ describe.each(testDialects())('Zhipu channels through the gateway on %s', (diale
     const { data: stream, response } = await client.chat.completions
       .create({ ...ask(CHAT), stream: true, stream_options: { include_usage: true } })
       .withResponse()
-    let text = ''
-    let usage: OpenAI.CompletionUsage | undefined | null
-    for await (const chunk of stream) {
-      text += chunk.choices[0]?.delta?.content ?? ''
-      if (chunk.usage) usage = chunk.usage
-    }
+    const { text, usage } = await readChatStream(stream)
     expect(text).toBe('Hello from the mock upstream')
     expect(usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 5 })
     const log = await fixture.logFor(response.headers.get(REQUEST_ID))

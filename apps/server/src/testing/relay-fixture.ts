@@ -3,6 +3,7 @@ import { ChannelType } from '@one-api/contracts/channel-types'
 import { type MockUpstream, type RecordedRequest, startMockUpstream } from '@one-api/mock-upstream'
 import OpenAI from 'openai'
 import { expect } from 'vitest'
+import { eventually } from './eventually.ts'
 import { ApiClient, registerAndLogin } from './http-client.ts'
 import { ROOT_PASSWORD, startTestApp, type TestApp } from './test-app.ts'
 import type { TestDialect } from './test-databases.ts'
@@ -141,6 +142,12 @@ export class RelayFixture {
     await this.setOption('CompletionRatio', JSON.stringify(completionRatios))
   }
 
+  /** Prices each of `models` at one model ratio and one completion ratio. */
+  async priceModels(models: readonly string[], modelRatio: number, completionRatio = 1): Promise<void> {
+    const each = (ratio: number) => Object.fromEntries(models.map((model) => [model, ratio]))
+    await this.setPrices(each(modelRatio), each(completionRatio))
+  }
+
   /** A token of the user signed in on `client` (root when omitted), unlimited unless said otherwise. */
   async createToken(fields: TokenFields = {}, client: ApiClient = this.root): Promise<CreatedToken> {
     const body = {
@@ -191,6 +198,18 @@ export class RelayFixture {
     const primary = await this.addChannel({ models: [model], key: primaryKey, priority: 10 })
     const backup = await this.addChannel({ models: [model], key: backupKey, priority: 0 })
     return { primary, backup, primaryKey, backupKey }
+  }
+
+  /** Waits until the channel whose `column` is `value` is disabled automatically (status 3). */
+  async waitUntilAutoDisabled(column: 'key' | 'models', value: string): Promise<void> {
+    await eventually(async () => {
+      const row = await this.db
+        .selectFrom('channels')
+        .select('status')
+        .where(column, '=', value)
+        .executeTakeFirstOrThrow()
+      return row.status === 3
+    })
   }
 
   /** A token's balance as stored. */

@@ -17,7 +17,6 @@ import type {
 } from '../adaptor.ts'
 import { chatCompletionResponse } from '../shared/chat-completion.ts'
 import { isRecord, type Json } from '../shared/json.ts'
-import type { SseEvent } from '../shared/sse.ts'
 import { EndingSseChatStream } from '../shared/sse-chat-stream.ts'
 import { localError, mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
 

@@ -3,7 +3,9 @@
  * embeddings, image tasks, and DashScope's error bodies (`{code, message, request_id}`).
  * https://help.aliyun.com/zh/model-studio/developer-reference/error-code
  */
+
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
+import { openAiTokenCounts } from '../shared/chat-completion.ts'
 import { isRecord, type Json } from '../shared/json.ts'
 import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
 import { normaliseUsage, type Usage } from '../shared/usage.ts'
@@ -63,14 +65,6 @@ export function aliJson(response: UpstreamResponse): { kind: 'json'; json: Json 
 
 /** DashScope's usage (`input_tokens`, `output_tokens`). */
 export const aliUsage = (raw: unknown): Usage | undefined => normaliseUsage(raw)
-
-export function openAiUsage(usage: Usage): Json {
-  return {
-    prompt_tokens: usage.promptTokens,
-    completion_tokens: usage.completionTokens,
-    total_tokens: usage.totalTokens,
-  }
-}
 
 /** DashScope's finish_reason ("null" while generating) as OpenAI's, or null. */
 export function finishReason(reason: unknown): string | null {
@@ -144,7 +138,7 @@ export function parseChat(response: UpstreamResponse, request: RelayRequest): Pa
     choices: [
       { index: 0, message, logprobs: null, finish_reason: finishReason(choice.finish_reason) ?? 'stop' },
     ],
-    ...(usage ? { usage: openAiUsage(usage) } : {}),
+    ...(usage ? { usage: openAiTokenCounts(usage) } : {}),
   }
   return {
     kind: 'response',

@@ -18,19 +18,32 @@ export const CACHE_WRITE_RATIO = 1.25
  */
 export function anthropicUsage(raw: unknown): Usage | undefined {
   if (!isRecord(raw)) return undefined
-  const input = countOrZero(raw.input_tokens)
-  const cacheRead = countOrZero(raw.cache_read_input_tokens)
-  const cacheWrite = countOrZero(raw.cache_creation_input_tokens)
-  const output = countOrZero(raw.output_tokens)
-  const promptTokens = input + cacheRead + cacheWrite
-  if (promptTokens + output === 0) return undefined
+  const { input_tokens, cache_read_input_tokens, cache_creation_input_tokens, output_tokens } = raw
+  return claudeUsage(input_tokens, cache_read_input_tokens, cache_creation_input_tokens, output_tokens)
+}
+
+/**
+ * Claude's usage wherever it is served (Anthropic, Bedrock): its prompt is the uncached input and
+ * the tokens read from and written to the cache, the reads and writes priced apart.
+ */
+export function claudeUsage(
+  input: unknown,
+  cacheRead: unknown,
+  cacheWrite: unknown,
+  output: unknown,
+): Usage | undefined {
+  const read = countOrZero(cacheRead)
+  const written = countOrZero(cacheWrite)
+  const completionTokens = countOrZero(output)
+  const promptTokens = countOrZero(input) + read + written
+  if (promptTokens + completionTokens === 0) return undefined
   return {
     promptTokens,
-    completionTokens: output,
-    cachedTokens: cacheRead,
+    completionTokens,
+    cachedTokens: read,
     reasoningTokens: 0,
-    totalTokens: promptTokens + output,
-    cacheWriteTokens: cacheWrite,
+    totalTokens: promptTokens + completionTokens,
+    cacheWriteTokens: written,
     cacheReadRatio: CACHE_READ_RATIO,
     cacheWriteRatio: CACHE_WRITE_RATIO,
   }

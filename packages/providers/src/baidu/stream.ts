@@ -4,8 +4,7 @@
  * as `{"error_code","error_msg"}`.
  */
 
-import { isRecord, type Json } from '../shared/json.ts'
-import type { SseEvent } from '../shared/sse.ts'
+import type { Json } from '../shared/json.ts'
 import { EndingSseChatStream } from '../shared/sse-chat-stream.ts'
 import { normaliseUsage } from '../shared/usage.ts'
 import { baiduError, baiduFinishReason } from './response.ts'

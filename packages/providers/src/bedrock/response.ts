@@ -4,8 +4,8 @@
  * https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html
  */
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
-import { CACHE_READ_RATIO, CACHE_WRITE_RATIO, openAiUsage } from '../anthropic/response.ts'
-import { countOrZero, isRecord, type Json } from '../shared/json.ts'
+import { claudeUsage, openAiUsage } from '../anthropic/response.ts'
+import { isRecord, type Json } from '../shared/json.ts'
 import { localError } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
 import { bedrockHttpError } from './errors.ts'
@@ -17,22 +17,7 @@ import { bedrockHttpError } from './errors.ts'
  */
 export function bedrockUsage(raw: unknown): Usage | undefined {
   if (!isRecord(raw)) return undefined
-  const input = countOrZero(raw.inputTokens)
-  const cacheRead = countOrZero(raw.cacheReadInputTokens)
-  const cacheWrite = countOrZero(raw.cacheWriteInputTokens)
-  const output = countOrZero(raw.outputTokens)
-  const promptTokens = input + cacheRead + cacheWrite
-  if (promptTokens + output === 0) return undefined
-  return {
-    promptTokens,
-    completionTokens: output,
-    cachedTokens: cacheRead,
-    reasoningTokens: 0,
-    totalTokens: promptTokens + output,
-    cacheWriteTokens: cacheWrite,
-    cacheReadRatio: CACHE_READ_RATIO,
-    cacheWriteRatio: CACHE_WRITE_RATIO,
-  }
+  return claudeUsage(raw.inputTokens, raw.cacheReadInputTokens, raw.cacheWriteInputTokens, raw.outputTokens)
 }
 
 export { openAiUsage }

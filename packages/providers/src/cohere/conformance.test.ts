@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { answerText } from '../testing/answer-text.ts'
 import { runAdaptorConformance } from '../testing/conformance.ts'
 import { fixtureLoader } from '../testing/fixtures.ts'
 import { jsonRelayRequest } from '../testing/relay-request.ts'
@@ -265,5 +266,11 @@ describe('Cohere beyond chat', () => {
       { index: 3, relevance_score: 0.999071, document: { text: 'Capital punishment' } },
       { index: 4, relevance_score: 0.7867867, document: { text: 'Ottawa' } },
     ])
+  })
+
+  it('reads an answer that has a member named kind as an answer, not as an error', () => {
+    const plain = answerText(cohereAdaptor, fixture('chat.json'), request({}))
+    expect(plain).not.toBe('')
+    expect(answerText(cohereAdaptor, fixture('chat.json'), request({}), { kind: 'error' })).toBe(plain)
   })
 })

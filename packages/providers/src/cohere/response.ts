@@ -7,7 +7,7 @@ import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } fr
 import { openAiUsageOf } from '../shared/chat-chunks.ts'
 import { embeddingListResponse, noEmbeddings } from '../shared/embedding-list.ts'
 import { countOf, isRecord, type Json } from '../shared/json.ts'
-import { localError, readAnswerJson } from '../shared/upstream-error.ts'
+import { localError, nonStreamReply, readAnswerJson } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
 import { documentText } from './request-body.ts'
 
@@ -141,15 +141,7 @@ export function parseCohereResponse(
   if (request.mode === 'embeddings') return parseEmbed(json, request)
   if (request.mode === 'rerank') return parseRerank(json, request)
   if (request.stream) {
-    return localError(
-      502,
-      'upstream_stream_not_supported',
-      'upstream returned a non-stream reply to a stream request',
-      {
-        retryable: true,
-        type: 'upstream_error',
-      },
-    )
+    return nonStreamReply()
   }
   return parseChat(json, request)
 }

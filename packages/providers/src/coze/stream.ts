@@ -12,6 +12,7 @@ import { cozeError } from './response.ts'
 export class CozeStream extends EndingSseChatStream {
   // Coze's events are told apart by name, and its `done` event's data is not JSON: all are read here.
   protected override onEvent(event: SseEvent): void {
+    if (this.writer.ended) return
     const read = readCozeEvent(event)
     if (read.kind === 'delta') {
       if (read.chatId) this.writer.id = read.chatId

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { NdjsonParser } from '../shared/ndjson.ts'
+import { answerText } from '../testing/answer-text.ts'
 import { runAdaptorConformance } from '../testing/conformance.ts'
 import { fixtureLoader } from '../testing/fixtures.ts'
 import { jsonRelayRequest } from '../testing/relay-request.ts'
@@ -192,5 +193,11 @@ describe('Ollama beyond the suite', () => {
     for (let index = 0; index < bytes.length; index += 1) parser.push(bytes.subarray(index, index + 1))
     parser.end()
     expect(lines).toEqual(['{"a":"東京"}', '{"b":2}', '{"c":3}'])
+  })
+
+  it('reads an answer that has a member named kind as an answer, not as an error', () => {
+    const plain = answerText(ollamaAdaptor, fixture('chat.json'), request({}))
+    expect(plain).not.toBe('')
+    expect(answerText(ollamaAdaptor, fixture('chat.json'), request({}), { kind: 'error' })).toBe(plain)
   })
 })

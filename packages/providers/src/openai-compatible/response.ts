@@ -5,7 +5,7 @@
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
 import { isRecord } from '../shared/json.ts'
 import { objectsHeldBy } from '../shared/json-scan.ts'
-import { localError, mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
+import { localError, mapUpstreamError, nonStreamReply, readJsonObject } from '../shared/upstream-error.ts'
 import { hasTokens, normaliseUsage, readUsageObject, UNREADABLE, type Usage } from '../shared/usage.ts'
 import { parseRerankResponse } from './rerank.ts'
 
@@ -177,15 +177,7 @@ export function parseOpenAiResponse(
   // on every channel, each making images nobody received).
   if (request.stream && request.mode !== 'images') {
     // The client expects SSE; a JSON reply it cannot read. Another channel may stream properly.
-    return localError(
-      502,
-      'upstream_stream_not_supported',
-      'upstream returned a non-stream reply to a stream request',
-      {
-        retryable: true,
-        type: 'upstream_error',
-      },
-    )
+    return nonStreamReply()
   }
   // A success without the answer's list (`{}`, say) is no answer: the client's SDK cannot read
   // it, so it is not billed, and another channel may answer properly.

@@ -4,7 +4,9 @@
  * errors (`{"title", "detail", "status"}`, or a failed prediction's `error`).
  * https://replicate.com/docs/topics/predictions/lifecycle
  */
+
 import type { ParsedResponse, RelayRequest, UpstreamError, UpstreamResponse } from '../adaptor.ts'
+import { chatCompletionResponse } from '../shared/chat-completion.ts'
 import { countOrZero, isRecord, type Json } from '../shared/json.ts'
 import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
@@ -72,35 +74,8 @@ export function parseChat(response: UpstreamResponse, request: RelayRequest): Pa
   const { json } = done
   const text = outputText(json.output)
   const usage = predictionUsage(json.metrics)
-  const completion = {
-    id: typeof json.id === 'string' ? json.id : 'replicate',
-    object: 'chat.completion',
-    created: request.receivedAt ?? 0,
-    model: request.mappedModel,
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content: text, refusal: null },
-        logprobs: null,
-        finish_reason: 'stop',
-      },
-    ],
-    ...(usage
-      ? {
-          usage: {
-            prompt_tokens: usage.promptTokens,
-            completion_tokens: usage.completionTokens,
-            total_tokens: usage.totalTokens,
-          },
-        }
-      : {}),
-  }
-  return {
-    kind: 'response',
-    body: Buffer.from(JSON.stringify(completion)),
-    usage,
-    completionText: usage ? undefined : text,
-  }
+  const id = typeof json.id === 'string' ? json.id : 'replicate'
+  return chatCompletionResponse({ id, text, finishReason: 'stop', usage }, request)
 }
 
 export function parseImages(

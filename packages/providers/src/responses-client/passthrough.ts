@@ -18,7 +18,7 @@ import type {
 import { buildUpstreamUrl, ChannelTypeId, resolveBaseUrl } from '../openai-compatible/request-url.ts'
 import { isRecord, type Json } from '../shared/json.ts'
 import { type SseEvent, SseParser } from '../shared/sse.ts'
-import { localError, mapUpstreamError, readJsonObject } from '../shared/upstream-error.ts'
+import { localError, mapUpstreamError, nonStreamReply, readJsonObject } from '../shared/upstream-error.ts'
 import { normaliseUsage, type Usage } from '../shared/usage.ts'
 
 const TEXT_CAP = 1 << 20
@@ -124,15 +124,7 @@ function parseResponse(response: UpstreamResponse, request: RelayRequest): Parse
     })
   }
   if (request.stream) {
-    return localError(
-      502,
-      'upstream_stream_not_supported',
-      'upstream returned a non-stream reply to a stream request',
-      {
-        retryable: true,
-        type: 'upstream_error',
-      },
-    )
+    return nonStreamReply()
   }
   return {
     kind: 'response',

@@ -8,7 +8,7 @@
 import type { RelayRequest } from '../adaptor.ts'
 import { ChatChunkWriter, ChatWriterStream } from './chat-chunks.ts'
 import { openAiTokenCounts } from './chat-completion.ts'
-import { type Json, parseJsonObject } from './json.ts'
+import { isRecord, type Json, parseJsonObject } from './json.ts'
 import { type SseEvent, SseParser } from './sse.ts'
 import type { Usage } from './usage.ts'
 
@@ -57,6 +57,21 @@ export abstract class SseChatStream extends ChatWriterStream {
     else this.writer.toolCall(call.index, call.id ?? '', call.name ?? '', args)
   }
 
+  /** Tool call pieces in OpenAI's shape (`index`, `id`, `function.name`, `function.arguments`). */
+  protected openAiToolCallPieces(calls: readonly unknown[]): void {
+    const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined)
+    for (const [position, call] of calls.entries()) {
+      if (!isRecord(call)) continue
+      const fn = isRecord(call.function) ? call.function : {}
+      this.toolCallPiece({
+        index: typeof call.index === 'number' ? call.index : position,
+        id: text(call.id),
+        name: text(fn.name),
+        arguments: typeof fn.arguments === 'string' ? fn.arguments : undefined,
+      })
+    }
+  }
+
   push(chunk: Buffer): string {
     this.parser.push(chunk)
     return this.writer.take()
@@ -71,8 +86,8 @@ export abstract class SseChatStream extends ChatWriterStream {
 
 /**
  * For upstreams whose stream ends the answer: `[DONE]` data (where they send it) and the end the
- * relay deems complete both end it, with the usage chunk (three counts) the client asked for. The
- * chunks' id is `chatcmpl-<time>` until the upstream names its own.
+ * relay deems complete both end it, with the usage chunk (three counts) the client asked for, and
+ * what comes after is not read. The chunks' id is `chatcmpl-<time>` until the upstream names its own.
  */
 export abstract class EndingSseChatStream extends SseChatStream {
   constructor(request: RelayRequest) {
@@ -81,6 +96,7 @@ export abstract class EndingSseChatStream extends SseChatStream {
   }
 
   protected override onEvent(event: SseEvent): void {
+    if (this.writer.ended) return
     if (event.data === '[DONE]') this.writer.end()
     else super.onEvent(event)
   }

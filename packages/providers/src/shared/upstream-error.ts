@@ -267,3 +267,16 @@ export function readAnswerJson(response: UpstreamResponse): { kind: 'json'; json
   if (status < 200 || status >= 300) return mapUpstreamError(status, body, headers)
   return readJsonObject(body)
 }
+
+/** A JSON answer to a stream request: the client expects SSE it cannot get; another channel may stream. */
+export function nonStreamReply(): UpstreamError {
+  return localError(
+    502,
+    'upstream_stream_not_supported',
+    'upstream returned a non-stream reply to a stream request',
+    {
+      retryable: true,
+      type: 'upstream_error',
+    },
+  )
+}

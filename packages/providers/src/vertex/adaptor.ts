@@ -67,9 +67,19 @@ function buildClaudeRequest(
   request: RelayRequest,
   channel: ChannelCredentials,
 ): UpstreamRequest | UpstreamError {
-  if (request.mode !== 'chat' || !request.json) {
+  const json = request.json
+  if (request.mode !== 'chat' || !json) {
     return invalidRequest('unsupported_endpoint', 'Claude on Vertex AI serves chat completions only')
   }
+  return claudeRequest(request, channel, () => vertexClaudeBody({ ...request, json }))
+}
+
+/** A call of Claude on Vertex AI with the body `body()` builds, or the error the channel's access is. */
+export function claudeRequest(
+  request: RelayRequest,
+  channel: ChannelCredentials,
+  body: () => unknown,
+): UpstreamRequest | UpstreamError {
   const access = vertexAccess(request, channel)
   if ('kind' in access) return access
   const url = vertexUrl(
@@ -79,12 +89,7 @@ function buildClaudeRequest(
     request.mappedModel,
     claudeAction(request.stream),
   )
-  return bearerRequest(
-    url,
-    access.token,
-    request.stream,
-    vertexClaudeBody({ ...request, json: request.json }),
-  )
+  return bearerRequest(url, access.token, request.stream, body())
 }
 
 function buildEmbeddingRequest(

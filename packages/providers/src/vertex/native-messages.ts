@@ -7,11 +7,10 @@
 import type { Adaptor, ChannelCredentials, RelayRequest, UpstreamError, UpstreamRequest } from '../adaptor.ts'
 import { anthropicNativeAdaptor } from '../anthropic/adaptor.ts'
 import { anthropicClientBridge } from '../anthropic-client/bridge.ts'
-import { bearerRequest, vertexAccess, vertexAdaptor } from './adaptor.ts'
+import { claudeRequest, vertexAdaptor } from './adaptor.ts'
 import { vertexByModel } from './by-model.ts'
-import { claudeAction, vertexClaudeNativeBody } from './claude.ts'
+import { vertexClaudeNativeBody } from './claude.ts'
 import { vertexError } from './errors.ts'
-import { vertexUrl } from './url.ts'
 
 const bridged = anthropicClientBridge(vertexAdaptor)
 
@@ -21,21 +20,7 @@ function buildNativeRequest(
 ): UpstreamRequest | UpstreamError {
   const native = request.native?.json
   if (!native) return vertexAdaptor.buildRequest(request, channel)
-  const access = vertexAccess(request, channel)
-  if ('kind' in access) return access
-  const url = vertexUrl(
-    channel,
-    access.settings,
-    'anthropic',
-    request.mappedModel,
-    claudeAction(request.stream),
-  )
-  return bearerRequest(
-    url,
-    access.token,
-    request.stream,
-    vertexClaudeNativeBody(native, request.systemPrompt),
-  )
+  return claudeRequest(request, channel, () => vertexClaudeNativeBody(native, request.systemPrompt))
 }
 
 const claudeNative: Adaptor = {

@@ -5,6 +5,7 @@
  * `APPID|APISecret|APIKey`.
  * https://www.xfyun.cn/doc/spark/Web.html
  */
+
 import type {
   Adaptor,
   ChannelCredentials,
@@ -15,10 +16,11 @@ import type {
   UpstreamRequest,
   UpstreamResponse,
 } from '../adaptor.ts'
+import { chatCompletionResponse } from '../shared/chat-completion.ts'
 import { localError, mapUpstreamError } from '../shared/upstream-error.ts'
 import type { Usage } from '../shared/usage.ts'
 import { isLastFrame, readFrame, requestFrame } from './frames.ts'
-import { type SparkFunctionCall, toolCallOf } from './functions.ts'
+import { type SparkFunctionCall, toolCallId } from './functions.ts'
 import { parseSparkKey, signedSparkUrl } from './signed-url.ts'
 import { SparkToOpenAiStream } from './stream.ts'
 import { sparkDomain, sparkPath, sparkVersion } from './versions.ts'
@@ -79,43 +81,9 @@ function parseResponse(response: UpstreamResponse, request: RelayRequest): Parse
       type: 'upstream_error',
     })
   }
-  const completion = {
-    id,
-    object: 'chat.completion',
-    created: request.receivedAt ?? 0,
-    model: request.mappedModel,
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: 'assistant',
-          // OpenAI's answer that calls tools has no content unless the model also wrote some.
-          content: calls.length > 0 && content === '' ? null : content,
-          refusal: null,
-          ...(calls.length > 0
-            ? { tool_calls: calls.map((call, index) => toolCallOf(call, id, index)) }
-            : {}),
-        },
-        logprobs: null,
-        finish_reason: calls.length > 0 ? 'tool_calls' : 'stop',
-      },
-    ],
-    ...(usage
-      ? {
-          usage: {
-            prompt_tokens: usage.promptTokens,
-            completion_tokens: usage.completionTokens,
-            total_tokens: usage.totalTokens,
-          },
-        }
-      : {}),
-  }
-  return {
-    kind: 'response',
-    body: Buffer.from(JSON.stringify(completion)),
-    usage,
-    completionText: usage ? undefined : content + calls.map((call) => call.arguments).join(''),
-  }
+  const toolCalls = calls.map((call, index) => ({ id: toolCallId(id, index), ...call }))
+  const finishReason = calls.length > 0 ? 'tool_calls' : 'stop'
+  return chatCompletionResponse({ id, text: content, toolCalls, finishReason, usage }, request)
 }
 
 export const xunfeiAdaptor: Adaptor = {

@@ -58,9 +58,5 @@ export function functionCallOf(item: Json): SparkFunctionCall | undefined {
   return { name: call.name, arguments: args }
 }
 
-/** OpenAI's tool call for Spark's function call: the id made from the answer's sid and position. */
-export const toolCallOf = (call: SparkFunctionCall, sid: string, index: number) => ({
-  id: `call_${sid}_${index}`,
-  type: 'function' as const,
-  function: { name: call.name, arguments: call.arguments },
-})
+/** OpenAI's id for Spark's function call: made from the answer's sid and the call's position. */
+export const toolCallId = (sid: string, index: number) => `call_${sid}_${index}`

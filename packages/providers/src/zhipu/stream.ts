@@ -25,18 +25,7 @@ export class ZhipuStream extends EndingSseChatStream {
     if (typeof delta.reasoning_content === 'string')
       this.writer.text('reasoning_content', delta.reasoning_content)
     if (typeof delta.content === 'string') this.writer.text('content', delta.content)
-    if (Array.isArray(delta.tool_calls)) {
-      for (const [position, call] of delta.tool_calls.entries()) {
-        if (!isRecord(call)) continue
-        const fn = isRecord(call.function) ? call.function : {}
-        this.toolCallPiece({
-          index: typeof call.index === 'number' ? call.index : position,
-          id: typeof call.id === 'string' ? call.id : undefined,
-          name: typeof fn.name === 'string' ? fn.name : undefined,
-          arguments: typeof fn.arguments === 'string' ? fn.arguments : undefined,
-        })
-      }
-    }
+    if (Array.isArray(delta.tool_calls)) this.openAiToolCallPieces(delta.tool_calls)
     const reason = zhipuFinishReason(choice.finish_reason)
     if (reason) this.writer.finishReason(reason)
   }

@@ -29,11 +29,12 @@ async function newUserPage(browser: Browser, page: Page, username: string) {
   return { userPage, password, context }
 }
 
-test('the personal tab shows the profile, bindings, access token, invite link and account deletion', async ({
+test('the personal tab shows the profile, redemption, bindings, access token, invite link and account deletion', async ({
   page,
 }) => {
   await page.goto('/setting')
   await expect(heading(page, 'Settings')).toBeVisible()
+  await expect(section(page, 'Redeem a code').getByLabel('Redemption code')).toBeVisible()
   await expect(section(page, 'Bound accounts')).toContainText('Not bound')
   await expect(section(page, 'Delete account')).toContainText('cannot be deleted')
   await expect(
@@ -102,6 +103,7 @@ test('root changes system options: addresses lose their trailing slash, secrets 
   await expect(page.getByText(/Settings saved|Nothing has changed/).first()).toBeVisible()
 
   const smtp = section(page, 'SMTP')
+  await expect(smtp.getByRole('button', { name: 'Send a test mail' })).toBeVisible()
   await smtp.getByLabel('SMTP server').fill('smtp.e2e.example')
   await smtp.getByLabel('SMTP password or token').fill('e2e-smtp-secret')
   await smtp.getByRole('button', { name: 'Save' }).click()

@@ -83,7 +83,8 @@ const LogsPage = page(() => import('@/features/logs/pages/logs-page.tsx'), 'Logs
 const TopUpPage = page(() => import('@/features/redemptions/pages/top-up-page.tsx'), 'TopUpPage', [
   'redemptions',
 ])
-const SettingsPage = page(() => import('@/features/settings/pages/settings-page.tsx'), 'SettingsPage', [
+// The settings tabs with the sign-in and redemption features' cards put in by the app layer.
+const SettingsPage = page(() => import('./routes/settings-route.tsx'), 'SettingsRoute', [
   'settings',
   'auth',
   'redemptions',

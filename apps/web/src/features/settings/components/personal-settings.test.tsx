@@ -37,11 +37,15 @@ afterEach(() => {
 })
 
 describe('the personal settings tab', () => {
-  it('reads the user record once for the profile, the balance and the bindings', async () => {
-    renderWithProviders(<PersonalSettings />, '/setting')
-    expect(await screen.findByText('carol@example.com')).toBeInTheDocument()
-    expect(await screen.findAllByText(/Carol/)).not.toHaveLength(0)
-    const reads = vi.mocked(fetch).mock.calls.filter(([url]) => url === '/api/user/self')
-    expect(reads).toHaveLength(1)
+  it('shows the cards it is given between the profile and the access token', async () => {
+    renderWithProviders(
+      <PersonalSettings cards={<section aria-label="Given card">given card</section>} />,
+      '/setting',
+    )
+    const profile = await screen.findByRole('heading', { name: 'Profile' })
+    const given = screen.getByRole('region', { name: 'Given card' })
+    const token = screen.getByRole('heading', { name: 'System access token' })
+    expect(profile.compareDocumentPosition(given) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+    expect(given.compareDocumentPosition(token) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
   })
 })

@@ -24,7 +24,7 @@ interface SystemSettingsProps {
   stored: OptionValues
   /**
    * Extra actions under the SMTP fields. The place for a "send test mail" button of the sign-in
-   * feature: pass it from the settings page.
+   * feature: the app passes it in through the settings page.
    */
   smtpActions?: ReactNode
 }

@@ -3,7 +3,6 @@ import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
 import { Loading } from '@/components/loading.tsx'
-import { SmtpTestMail } from '@/features/auth/components/smtp-test-mail.tsx'
 import { isRoot, useStoredUser } from '@/lib/user-store.ts'
 import { type OptionValues, useOptions } from '../api/list-options.ts'
 import { OperationSettings } from '../components/operation-settings.tsx'
@@ -24,7 +23,15 @@ function WithOptions({ render }: { render: (stored: OptionValues) => ReactNode }
   return render(options.data)
 }
 
-export function SettingsPage() {
+export interface SettingsPageProps {
+  /** Cards of other features on the personal tab, under the profile (passed in by the app). */
+  personalCards?: ReactNode
+  /** Extra actions under the SMTP options, such as sending a test mail (passed in by the app). */
+  smtpActions?: ReactNode
+}
+
+/** The settings tabs: personal for everyone, operation, system and other for the super administrator. */
+export function SettingsPage({ personalCards, smtpActions }: SettingsPageProps) {
   const { t } = useTranslation()
   const user = useStoredUser()
   const [searchParams, setSearchParams] = useSearchParams()
@@ -43,7 +50,7 @@ export function SettingsPage() {
           ))}
         </Tabs.List>
         <Tabs.Panel value="personal" pt="md">
-          <PersonalSettings />
+          <PersonalSettings cards={personalCards} />
         </Tabs.Panel>
         {active === 'operation' && (
           <Tabs.Panel value="operation" pt="md">
@@ -52,9 +59,7 @@ export function SettingsPage() {
         )}
         {active === 'system' && (
           <Tabs.Panel value="system" pt="md">
-            <WithOptions
-              render={(stored) => <SystemSettings stored={stored} smtpActions={<SmtpTestMail />} />}
-            />
+            <WithOptions render={(stored) => <SystemSettings stored={stored} smtpActions={smtpActions} />} />
           </Tabs.Panel>
         )}
         {active === 'other' && (

@@ -1,37 +1,18 @@
 import { screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { clearStoredUser, storeUser } from '@/lib/user-store.ts'
+import { apiReply, carolSelf } from '@/testing/api-replies.ts'
 import { renderWithProviders } from '@/testing/render.tsx'
 import { SettingsRoute } from './settings-route.tsx'
-
-const self = {
-  id: 7,
-  username: 'carol',
-  display_name: 'Carol',
-  role: 1,
-  status: 1,
-  email: 'carol@example.com',
-  github_id: '',
-  wechat_id: '',
-  lark_id: '',
-  oidc_id: '',
-  quota: 500_000,
-  used_quota: 1000,
-  request_count: 3,
-  group: 'default',
-  aff_code: 'abcd',
-}
-
-const reply = (data: unknown) => new Response(JSON.stringify({ success: true, message: '', data }))
 
 function signInAs(role: number) {
   storeUser({ id: 7, username: 'carol', display_name: 'Carol', role, status: 1, group: 'default' })
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string) => {
-      if (url === '/api/user/self') return reply({ ...self, role })
-      if (url === '/api/option/') return reply([{ key: 'SMTPServer', value: 'smtp.example.com' }])
-      return reply(null)
+      if (url === '/api/user/self') return apiReply({ ...carolSelf, role })
+      if (url === '/api/option/') return apiReply([{ key: 'SMTPServer', value: 'smtp.example.com' }])
+      return apiReply(null)
     }),
   )
 }

@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { apiReply } from '@/testing/api-replies.ts'
 import { renderWithProviders } from '@/testing/render.tsx'
 import { RedeemCodeCard } from './redeem-code-card.tsx'
 
@@ -11,13 +12,12 @@ function serve(topUpLink: string) {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init?: RequestInit) => {
-      const reply = (data: unknown) => new Response(JSON.stringify({ success: true, message: '', data }))
-      if (url.startsWith('/api/status')) return reply({ top_up_link: topUpLink, quota_per_unit: 500_000 })
-      if (url.startsWith('/api/user/self')) return reply({ quota, used_quota: 0 })
+      if (url.startsWith('/api/status')) return apiReply({ top_up_link: topUpLink, quota_per_unit: 500_000 })
+      if (url.startsWith('/api/user/self')) return apiReply({ quota, used_quota: 0 })
       if (url.startsWith('/api/user/topup')) {
         calls.push(JSON.parse(String(init?.body)))
         quota += 100_000
-        return reply(100_000)
+        return apiReply(100_000)
       }
       return new Response('{}', { status: 404 })
     }),

@@ -1,34 +1,15 @@
 import { screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { clearStoredUser, storeUser } from '@/lib/user-store.ts'
+import { apiReply, carolSelf } from '@/testing/api-replies.ts'
 import { renderWithProviders } from '@/testing/render.tsx'
 import { PersonalSettings } from './personal-settings.tsx'
-
-const self = {
-  id: 7,
-  username: 'carol',
-  display_name: 'Carol',
-  role: 1,
-  status: 1,
-  email: 'carol@example.com',
-  github_id: '',
-  wechat_id: '',
-  lark_id: '',
-  oidc_id: '',
-  quota: 500_000,
-  used_quota: 1000,
-  request_count: 3,
-  group: 'default',
-  aff_code: 'abcd',
-}
-
-const reply = (data: unknown) => new Response(JSON.stringify({ success: true, message: '', data }))
 
 beforeEach(() => {
   storeUser({ id: 7, username: 'carol', display_name: 'Carol', role: 1, status: 1, group: 'default' })
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (url: string) => reply(url === '/api/user/self' ? self : null)),
+    vi.fn(async (url: string) => apiReply(url === '/api/user/self' ? carolSelf : null)),
   )
 })
 afterEach(() => {

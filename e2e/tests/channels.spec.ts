@@ -31,6 +31,7 @@ const row = (page: Page, name: string) => page.getByRole('row').filter({ hasText
 
 /** A row's cell under the column headed `header` (a value such as "5" may also be the row's ID). */
 async function cellUnder(page: Page, name: string, header: string) {
+  await expect(row(page, name)).toHaveCount(1)
   const headers = (await page.getByRole('columnheader').allInnerTexts()).map((text) => text.trim())
   expect(headers).toContain(header)
   return row(page, name).getByRole('cell').nth(headers.indexOf(header))

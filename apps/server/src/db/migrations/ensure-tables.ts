@@ -1,6 +1,6 @@
 import { type ColumnDefinitionBuilder, type Kysely, sql } from 'kysely'
 import type { Dialect } from '../dialect.ts'
-import type { ColumnDefinition, TableDefinition } from './table-definitions.ts'
+import type { ColumnDefinition, TableDefinition } from './column-definitions.ts'
 
 /**
  * Creates missing tables, adds missing columns and creates missing indexes. Works on a fresh

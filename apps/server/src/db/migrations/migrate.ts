@@ -3,7 +3,8 @@ import type { Dialect } from '../dialect.ts'
 import { backfillDailyTotals } from '../repositories/log-totals.ts'
 import { backfillUsage, backfillUsageFromDaily } from '../repositories/usage-rollups.ts'
 import { ensureTables } from './ensure-tables.ts'
-import { droppedUsageIndexes, logTables, mainTables, quotaHoldTables } from './table-definitions.ts'
+import { logTables, mainTables, quotaHoldTables } from './table-definitions.ts'
+import { droppedUsageIndexes } from './usage-table-definitions.ts'
 
 /**
  * Ordered migrations. Kysely's migrator takes a database-level lock, so several nodes starting at

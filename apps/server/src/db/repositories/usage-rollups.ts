@@ -6,7 +6,7 @@ import { dayOf, SECONDS_PER_DAY } from './log-days.ts'
 
 /**
  * Usage per UTC day for the dashboards, at eight grains (see usageTables in
- * table-definitions.ts). Every write of consume logs adds its rows' usage in the same transaction
+ * usage-table-definitions.ts). Every write of consume logs adds its rows' usage in the same transaction
  * (addLogUsage), every delete of logs takes it out (subtractLogUsage), and failed upstream
  * attempts add to error_count (UsageErrorRecorder), so no dashboard query reads the logs.
  */

@@ -2,6 +2,7 @@ import { runAdaptorConformance } from '../testing/conformance.ts'
 import { fixtureLoader } from '../testing/fixtures.ts'
 import { jsonRelayRequest } from '../testing/relay-request.ts'
 import { anthropicAdaptor } from './adaptor.ts'
+import { claudeChatRequest, claudeRequestCases, helloBlocks, weatherTool } from './conformance-cases.ts'
 
 const fixture = fixtureLoader(new URL('./__fixtures__/', import.meta.url))
 const reply = (name: string, status = 200, headers?: Record<string, string>) => ({
@@ -11,29 +12,7 @@ const reply = (name: string, status = 200, headers?: Record<string, string>) => 
 })
 const sse = (name: string) => reply(name, 200, { 'content-type': 'text/event-stream' })
 const model = 'claude-3-7-sonnet-20250219'
-const hello = [{ role: 'user', content: 'Hello, Claude' }]
-const chat = { model, messages: hello }
-const request = (body: Record<string, unknown>) => jsonRelayRequest('chat', { ...chat, ...body })
-const helloBlocks = [{ role: 'user', content: [{ type: 'text', text: 'Hello, Claude' }] }]
-const base64 = '/9j/4AAQSkZJRg=='
-const weatherTool = {
-  type: 'function',
-  function: {
-    name: 'get_weather',
-    description: 'Get the current weather in a given location',
-    parameters: {
-      type: 'object',
-      properties: { location: { type: 'string', description: 'The city and state, e.g. San Francisco, CA' } },
-      required: ['location'],
-    },
-  },
-}
-// Anthropic's own form of the tool (https://docs.anthropic.com/en/docs/build-with-claude/tool-use).
-const anthropicTool = {
-  name: 'get_weather',
-  description: 'Get the current weather in a given location',
-  input_schema: weatherTool.function.parameters,
-}
+const request = claudeChatRequest(model)
 const noReasoning = { reasoningTokens: 0 }
 
 runAdaptorConformance(anthropicAdaptor, {
@@ -42,61 +21,12 @@ runAdaptorConformance(anthropicAdaptor, {
   plain: {
     request: jsonRelayRequest(
       'chat',
-      { ...chat, model: 'claude' },
+      { model: 'claude', messages: [{ role: 'user', content: 'Hello, Claude' }] },
       { requestedModel: 'claude', mappedModel: model },
     ),
     sent: { model, max_tokens: 4096, messages: helloBlocks },
   },
-  system: {
-    request: request({
-      messages: [{ role: 'system', content: 'You are a seasoned data scientist.' }, ...hello],
-    }),
-    sent: { system: 'You are a seasoned data scientist.', messages: helloBlocks },
-  },
-  multiTurn: {
-    request: request({
-      messages: [
-        { role: 'user', content: 'Hello there.' },
-        { role: 'assistant', content: "Hi, I'm Claude. How can I help you?" },
-        { role: 'user', content: 'Can you explain LLMs in plain English?' },
-      ],
-    }),
-    sent: {
-      messages: [
-        { role: 'user', content: [{ type: 'text', text: 'Hello there.' }] },
-        { role: 'assistant', content: [{ type: 'text', text: "Hi, I'm Claude. How can I help you?" }] },
-        { role: 'user', content: [{ type: 'text', text: 'Can you explain LLMs in plain English?' }] },
-      ],
-    },
-  },
-  image: {
-    request: request({
-      messages: [
-        {
-          role: 'user',
-          content: [
-            { type: 'image_url', image_url: { url: `data:image/jpeg;base64,${base64}` } },
-            { type: 'text', text: 'What is in the above image?' },
-          ],
-        },
-      ],
-    }),
-    sent: {
-      messages: [
-        {
-          role: 'user',
-          content: [
-            { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: base64 } },
-            { type: 'text', text: 'What is in the above image?' },
-          ],
-        },
-      ],
-    },
-  },
-  tools: {
-    request: request({ tools: [weatherTool], tool_choice: 'required', max_tokens: 1024 }),
-    sent: { tools: [anthropicTool], tool_choice: { type: 'any' }, max_tokens: 1024 },
-  },
+  ...claudeRequestCases(model),
   text: {
     request: request({}),
     reply: reply('message.json'),

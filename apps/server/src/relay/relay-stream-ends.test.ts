@@ -1,5 +1,5 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer, request as httpRequest, type Server } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readChatStream } from '../testing/chat-stream.ts'
@@ -17,6 +17,8 @@ const MODELS = [
   'se-keepalive',
   'se-queued',
   'se-left-early',
+  'se-whole',
+  'se-slow',
 ]
 
 describe.each(testDialects())('stream beginnings and ends on %s', (dialect) => {
@@ -145,6 +147,75 @@ describe.each(testDialects())('stream beginnings and ends on %s', (dialect) => {
       endedAfter: Date.now() - started,
     }
   }
+
+  /**
+   * A streamed chat for `model` on a connection of its own: its text, and how many socket writes
+   * the gateway made on that connection (each a system call, and a read for the client).
+   */
+  async function streamCountingWrites(model: string) {
+    const writes = new Map<number, number>()
+    const count = (socket: Socket) => {
+      const port = socket.remotePort ?? 0
+      writes.set(port, (writes.get(port) ?? 0) + 1)
+    }
+    const onConnection = (socket: Socket) => {
+      const writable = socket as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>
+      for (const method of ['_write', '_writev'] as const) {
+        const original = writable[method].bind(socket)
+        writable[method] = (...args) => {
+          count(socket)
+          original(...args)
+        }
+      }
+    }
+    const server = fixture.server.app.server
+    server.on('connection', onConnection)
+    try {
+      const { localPort, text } = await new Promise<{ localPort: number; text: string }>(
+        (resolve, reject) => {
+          const body = JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'hi' }] })
+          const request = httpRequest(
+            `${fixture.baseUrl}/v1/chat/completions`,
+            {
+              method: 'POST',
+              agent: false,
+              headers: { authorization: `Bearer ${clientKey}`, 'content-type': 'application/json' },
+            },
+            (response) => {
+              const localPort = response.socket.localPort ?? -1
+              let text = ''
+              response.setEncoding('utf8')
+              response.on('data', (part: string) => {
+                text += part
+              })
+              response.on('end', () => resolve({ localPort, text }))
+            },
+          )
+          request.on('error', reject)
+          request.end(body)
+        },
+      )
+      return { text, socketWrites: writes.get(localPort) ?? 0 }
+    } finally {
+      server.off('connection', onConnection)
+    }
+  }
+
+  it('answers a short stream that arrived whole in one socket write, a slow one as it comes', async () => {
+    // The events went out in one write and the stream's end, after its charge was stored, in
+    // another: twice the system calls, and twice the reads for the client, for every short answer.
+    await fixture.addChannel({ models: ['se-whole', 'se-slow'], key: 'sk-se-whole' })
+    fixture.mock.addFault({ match: { model: 'se-slow' }, chunkDelayMs: 30 })
+    const whole = await streamCountingWrites('se-whole')
+    expect(whole.text).toContain('"content":" upstream"')
+    expect(whole.text.trimEnd().endsWith('data: [DONE]')).toBe(true)
+    expect(whole.socketWrites).toBe(1)
+    const slow = await streamCountingWrites('se-slow')
+    expect(slow.text.trimEnd().endsWith('data: [DONE]')).toBe(true)
+    // Each event left when it came: held until the end, they would have made one write.
+    expect(slow.socketWrites).toBeGreaterThanOrEqual(6)
+    expect(await fixture.waitForLogs({ model: 'se-whole' }, 1)).toHaveLength(1)
+  })
 
   it("passes an upstream's keep-alive comments on to the client", async () => {
     // They were dropped: a client (and the proxies before it) saw nothing while a provider queued.

@@ -94,6 +94,9 @@ async function callUpstream(
  */
 const KEEPALIVES_START_RESPONSE_AFTER_MS = 10_000
 
+// Module-level, not a per-write closure (see corkUntilReadDone).
+const releaseUnlessEnded = (stream: ClientStream): void => stream.releaseAfterRead()
+
 /** A StreamSink that writes to the client and then says what the attempt comes to. */
 interface ClientSink extends StreamSink {
   outcome(input: AttemptInput): AttemptOutcome
@@ -119,6 +122,8 @@ class ClientStream implements ClientSink {
   /** A complete stream's end, sent by finish() once its charge is stored (see AttemptOutcome). */
   private pendingEnd: { tail: ReturnType<StreamTransformer['finish']> } | undefined
   private upstreamRequestId: string | undefined
+  /** This read's writes are held in the socket (see corkUntilReadDone). */
+  private corked = false
   private readonly createdAt = Date.now()
   private keepAlivesSeen = 0
 
@@ -159,6 +164,7 @@ class ClientStream implements ClientSink {
       }
       this.begin()
     }
+    this.corkUntilReadDone()
     if (response.write(output)) return true
     response.once('drain', resume)
     return false
@@ -225,11 +231,36 @@ class ClientStream implements ClientSink {
     return { kind: 'served', charge, notes: this.notes, streamed: true, finish: () => this.finish() }
   }
 
-  /** Ends a complete stream (a cut one was closed by end() already). */
+  /** Ends a complete stream (a cut one was closed by end() already); end() sends what the cork held. */
   private finish(): void {
     const response = this.state.response
     if (this.pendingEnd && !response.destroyed) response.end(this.pendingEnd.tail)
+    else if (this.corked) this.uncork()
     this.pendingEnd = undefined
+  }
+
+  /**
+   * Holds what this read of the upstream writes until the read is done (the next tick), instead of
+   * Node's cork, which lets it go in the next tick whatever comes. When the same read also ended the
+   * stream (a short answer arrives whole), the cork stays until finish(), so the events, the last
+   * bytes and the end leave in one socket write, after the charge is stored, rather than in two.
+   */
+  private corkUntilReadDone(): void {
+    const socket = this.state.response.socket
+    if (this.corked || !socket || socket.writableCorked > 0) return
+    socket.cork()
+    this.corked = true
+    process.nextTick(releaseUnlessEnded, this)
+  }
+
+  /** The read is done: the cork goes, unless the stream ended in it (see corkUntilReadDone). */
+  releaseAfterRead(): void {
+    if (this.corked && !this.pendingEnd) this.uncork()
+  }
+
+  private uncork(): void {
+    this.corked = false
+    this.state.response.socket?.uncork()
   }
 
   /**
@@ -246,6 +277,7 @@ class ClientStream implements ClientSink {
 
   /** Starts the client's response, with what was held back before the answer began. */
   private begin(): void {
+    this.corkUntilReadDone()
     this.began = true
     const { response, requestId } = this.state
     const headers = relayHeaders(response, requestId)

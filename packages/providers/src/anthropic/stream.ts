@@ -22,6 +22,24 @@ export class AnthropicToOpenAiStream extends SseChatStream {
     this.writer.id = 'msg'
   }
 
+  /**
+   * Events whose name says all there is to them (three of a short answer's eleven) are taken
+   * without parsing their data: Anthropic names every event after its data's `type`.
+   */
+  protected override onEvent(event: SseEvent): void {
+    switch (event.event) {
+      case 'ping':
+        if (!this.writer.ended) this.writer.keepAlive()
+        return
+      case 'content_block_stop':
+        return
+      case 'message_stop':
+        if (!this.writer.ended) this.writer.end()
+        return
+    }
+    super.onEvent(event)
+  }
+
   protected onData(data: Json, event: SseEvent): void {
     if (this.writer.ended) return
     // A switch, not a table of handlers: this runs for every event of every stream.

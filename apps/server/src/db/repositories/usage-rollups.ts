@@ -125,24 +125,32 @@ export function logUsageDeltas(logs: Iterable<Partial<LogUsageFields>>, sign: 1 
  * and two concurrent writers cannot deadlock).
  */
 export function groupUsage(deltas: readonly UsageDelta[]): Record<UsageTableName, UsageDailyTable[]> {
+  // Every table's key is part of usage_daily's: the deltas are summed once at that grain, and the
+  // coarser tables from its few rows (a batch of a few hundred logs has a handful of them).
+  const finest = sumByKey(deltas, USAGE_KEYS.usage_daily)
   const grouped = {} as Record<UsageTableName, UsageDailyTable[]>
   for (const table of USAGE_TABLES) {
     const keys = USAGE_KEYS[table]
-    const rows = new Map<string, UsageDailyTable>()
-    for (const delta of deltas) {
-      const key = keys.map((column) => delta[column]).join('\u0000')
-      const row = rows.get(key)
-      if (!row) {
-        rows.set(key, { ...delta })
-        continue
-      }
-      for (const column of COUNT_COLUMNS) row[column] += delta[column]
-    }
-    grouped[table] = [...rows.values()]
+    grouped[table] = sumByKey(finest, keys)
       .sort((a, b) => compareKeys(a, b, keys))
       .map((row) => pick(row, [...keys, ...COUNT_COLUMNS]))
   }
   return grouped
+}
+
+/** The deltas summed per value of `keys` (new objects: the deltas are not changed). */
+function sumByKey(deltas: readonly UsageDelta[], keys: readonly (keyof UsageDailyTable)[]): UsageDelta[] {
+  const rows = new Map<string, UsageDailyTable>()
+  for (const delta of deltas) {
+    const key = keys.map((column) => delta[column]).join('\u0000')
+    const row = rows.get(key)
+    if (!row) {
+      rows.set(key, { ...delta })
+      continue
+    }
+    for (const column of COUNT_COLUMNS) row[column] += delta[column]
+  }
+  return [...rows.values()]
 }
 
 function compareKeys(a: UsageDailyTable, b: UsageDailyTable, keys: readonly (keyof UsageDailyTable)[]) {

@@ -1,8 +1,10 @@
 import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import { sql } from 'kysely'
 import type OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readChatStream } from '../testing/chat-stream.ts'
+import { holdTransaction } from '../testing/held-transaction.ts'
 import { RelayFixture, relayFailure } from '../testing/relay-fixture.ts'
 import { testDialects } from '../testing/test-databases.ts'
 
@@ -313,3 +315,71 @@ describe('a stream that sent a keep-alive, then failed after 10 s of silence', (
     expect(logs.map((log) => log.channel_id)).toEqual([backup])
   }, 30_000)
 })
+
+// On PostgreSQL and MySQL a charge can wait for a row another transaction holds. Listed as skipped
+// without either database (an empty list would count as a failure).
+const serverDialects = testDialects().filter((dialect) => dialect !== 'sqlite')
+const listedServerDialects = serverDialects.length > 0 ? serverDialects : (['postgres'] as const)
+
+describe.skipIf(serverDialects.length === 0).each(listedServerDialects)(
+  'a short stream whose charge waits, on %s',
+  (dialect) => {
+    let fixture: RelayFixture
+
+    beforeAll(async () => {
+      fixture = await RelayFixture.start(dialect)
+      await fixture.setPrices({ 'se-slow-books': 1 }, { 'se-slow-books': 1 })
+    })
+    afterAll(async () => {
+      await fixture?.close()
+    })
+
+    it('shows its text at once and ends once the charge is stored', async () => {
+      // The whole short answer was held with its end until the charge was stored: while the
+      // database waited, the client saw nothing of it.
+      const channel = await fixture.addChannel({ models: ['se-slow-books'], key: 'sk-se-slow-books' })
+      const key = (await fixture.createToken()).key
+      // The settlement adds what the channel earned: it waits for this row.
+      const holder = await holdTransaction(fixture.db, (trx) =>
+        sql`select id from channels where id = ${channel} for update`.execute(trx),
+      )
+      let received = ''
+      let over = false
+      const ended = new Promise<void>((resolve, reject) => {
+        const request = httpRequest(
+          `${fixture.baseUrl}/v1/chat/completions`,
+          { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } },
+          (response) => {
+            response.setEncoding('utf8')
+            response.on('data', (part: string) => {
+              received += part
+            })
+            response.on('end', () => {
+              over = true
+              resolve()
+            })
+          },
+        )
+        request.on('error', reject)
+        request.end(
+          JSON.stringify({
+            model: 'se-slow-books',
+            stream: true,
+            messages: [{ role: 'user', content: 'hi' }],
+          }),
+        )
+      })
+      try {
+        await expect.poll(() => received, { timeout: 5_000 }).toContain('"content":" upstream"')
+        expect(await fixture.consumeLogs({ model: 'se-slow-books' })).toHaveLength(0)
+        expect(over, 'the answer ends only once its charge is stored').toBe(false)
+      } finally {
+        holder.commit()
+      }
+      await ended
+      await holder.finished
+      expect(received.trimEnd().endsWith('data: [DONE]')).toBe(true)
+      expect(await fixture.consumeLogs({ model: 'se-slow-books' })).toHaveLength(1)
+    })
+  },
+)

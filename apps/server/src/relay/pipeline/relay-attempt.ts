@@ -94,8 +94,16 @@ async function callUpstream(
  */
 const KEEPALIVES_START_RESPONSE_AFTER_MS = 10_000
 
-// Module-level, not a per-write closure (see corkUntilReadDone).
+/**
+ * How long the events of a stream that arrived whole may wait in the cork for its charge to be
+ * stored (see corkUntilReadDone). A commit takes a few milliseconds; a database that is slow or out
+ * of reach must not hide the answer's text, only hold back its end.
+ */
+const HELD_EVENTS_MAX_WAIT_MS = 20
+
+// Module-level, not per-stream closures (see corkUntilReadDone).
 const releaseUnlessEnded = (stream: ClientStream): void => stream.releaseAfterRead()
+const releaseHeldEvents = (stream: ClientStream): void => stream.releaseHeldEvents()
 
 /** A StreamSink that writes to the client and then says what the attempt comes to. */
 interface ClientSink extends StreamSink {
@@ -124,6 +132,8 @@ class ClientStream implements ClientSink {
   private upstreamRequestId: string | undefined
   /** This read's writes are held in the socket (see corkUntilReadDone). */
   private corked = false
+  /** Lets the held events go if the charge takes too long (HELD_EVENTS_MAX_WAIT_MS). */
+  private heldEventsTimer: NodeJS.Timeout | undefined
   private readonly createdAt = Date.now()
   private keepAlivesSeen = 0
 
@@ -233,6 +243,7 @@ class ClientStream implements ClientSink {
 
   /** Ends a complete stream (a cut one was closed by end() already); end() sends what the cork held. */
   private finish(): void {
+    clearTimeout(this.heldEventsTimer)
     const response = this.state.response
     if (this.pendingEnd && !response.destroyed) response.end(this.pendingEnd.tail)
     else if (this.corked) this.uncork()
@@ -243,7 +254,8 @@ class ClientStream implements ClientSink {
    * Holds what this read of the upstream writes until the read is done (the next tick), instead of
    * Node's cork, which lets it go in the next tick whatever comes. When the same read also ended the
    * stream (a short answer arrives whole), the cork stays until finish(), so the events, the last
-   * bytes and the end leave in one socket write, after the charge is stored, rather than in two.
+   * bytes and the end leave in one socket write, after the charge is stored, rather than in two;
+   * at most HELD_EVENTS_MAX_WAIT_MS, after which the events go and the end waits alone.
    */
   private corkUntilReadDone(): void {
     const socket = this.state.response.socket
@@ -253,9 +265,19 @@ class ClientStream implements ClientSink {
     process.nextTick(releaseUnlessEnded, this)
   }
 
-  /** The read is done: the cork goes, unless the stream ended in it (see corkUntilReadDone). */
+  /**
+   * The read is done: the cork goes, unless the stream ended in it (see corkUntilReadDone); then
+   * it stays until finish(), or HELD_EVENTS_MAX_WAIT_MS if the charge takes longer.
+   */
   releaseAfterRead(): void {
-    if (this.corked && !this.pendingEnd) this.uncork()
+    if (!this.corked) return
+    if (!this.pendingEnd) this.uncork()
+    else this.heldEventsTimer = setTimeout(releaseHeldEvents, HELD_EVENTS_MAX_WAIT_MS, this)
+  }
+
+  /** The charge is slow to be stored: the events go now, the end still waits for it. */
+  releaseHeldEvents(): void {
+    if (this.corked) this.uncork()
   }
 
   private uncork(): void {

@@ -96,10 +96,11 @@ const KEEPALIVES_START_RESPONSE_AFTER_MS = 10_000
 
 /**
  * How long the events of a stream that arrived whole may wait in the cork for its charge to be
- * stored (see corkUntilReadDone). A commit takes a few milliseconds; a database that is slow or out
- * of reach must not hide the answer's text, only hold back its end.
+ * stored (see corkUntilReadDone). A commit takes milliseconds, tens under heavy load on PostgreSQL
+ * or MySQL; a database that is slow or out of reach must not hide the answer's text, only hold
+ * back its end.
  */
-const HELD_EVENTS_MAX_WAIT_MS = 20
+const HELD_EVENTS_MAX_WAIT_MS = 100
 
 // Module-level, not per-stream closures (see corkUntilReadDone).
 const releaseUnlessEnded = (stream: ClientStream): void => stream.releaseAfterRead()

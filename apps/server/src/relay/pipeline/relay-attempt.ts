@@ -104,7 +104,7 @@ const HELD_EVENTS_MAX_WAIT_MS = 100
 
 // Module-level, not per-stream closures (see corkUntilReadDone).
 const releaseUnlessEnded = (stream: ClientStream): void => stream.releaseAfterRead()
-const releaseHeldEvents = (stream: ClientStream): void => stream.releaseHeldEvents()
+const releaseHeldEvents = (stream: ClientStream): void => stream.releaseCork()
 
 /** A StreamSink that writes to the client and then says what the attempt comes to. */
 interface ClientSink extends StreamSink {
@@ -246,8 +246,13 @@ class ClientStream implements ClientSink {
   private finish(): void {
     clearTimeout(this.heldEventsTimer)
     const response = this.state.response
-    if (this.pendingEnd && !response.destroyed) response.end(this.pendingEnd.tail)
-    else if (this.corked) this.uncork()
+    if (this.pendingEnd && !response.destroyed) {
+      // end() lets every held write go with the end.
+      response.end(this.pendingEnd.tail)
+      this.corked = false
+    } else {
+      this.releaseCork()
+    }
     this.pendingEnd = undefined
   }
 
@@ -272,16 +277,13 @@ class ClientStream implements ClientSink {
    */
   releaseAfterRead(): void {
     if (!this.corked) return
-    if (!this.pendingEnd) this.uncork()
+    if (!this.pendingEnd) this.releaseCork()
     else this.heldEventsTimer = setTimeout(releaseHeldEvents, HELD_EVENTS_MAX_WAIT_MS, this)
   }
 
-  /** The charge is slow to be stored: the events go now, the end still waits for it. */
-  releaseHeldEvents(): void {
-    if (this.corked) this.uncork()
-  }
-
-  private uncork(): void {
+  /** Lets the held writes go (the end, when still pending, waits for finish()); none held: nothing. */
+  releaseCork(): void {
+    if (!this.corked) return
     this.corked = false
     this.state.response.socket?.uncork()
   }
